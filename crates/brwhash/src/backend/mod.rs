@@ -1,0 +1,174 @@
+//! Backends: which code computes a function, chosen once per [`Key`](crate::Key).
+//!
+//! The portable backend is the executable definition of every function (the generic code in
+//! `field`, `eval` and `construct`); every other backend must produce the same bytes and is
+//! tested against it. Selection happens in one place, [`Backend::select`]:
+//!
+//! 1. an explicit choice (API: [`Key::with_backend`](crate::Key::with_backend)) or the
+//!    `BRWHASH_BACKEND` environment variable, which is an error when the backend cannot run
+//!    here — never a silent fallback;
+//! 2. otherwise the fastest backend that is built for the algorithm and supported by the CPU.
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::OnceLock;
+
+use crate::{Algorithm, Error};
+
+/// The environment variable that forces a backend for every key made without an explicit one.
+pub const BACKEND_ENV: &str = "BRWHASH_BACKEND";
+
+/// A code path, from the portable definition to the widest SIMD instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Backend {
+    /// Generic Rust, any target: the executable specification.
+    Portable,
+    /// x86-64 scalar 64-bit code (mulx/adcx/adox).
+    Scalar,
+    /// AVX2, radix 2^26, 4 lanes.
+    Avx2,
+    /// AVX-512F, radix 2^26, 8 lanes.
+    Avx512,
+    /// AVX-512 IFMA (52-bit multiply-add).
+    Ifma,
+    /// PCLMULQDQ (binary fields).
+    Pclmul,
+    /// VPCLMULQDQ (binary fields, 256/512-bit).
+    Vpclmul,
+}
+
+impl Backend {
+    /// Every backend, in the order `brwhash list` prints them.
+    pub const ALL: [Backend; 7] = [
+        Backend::Portable,
+        Backend::Scalar,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::Ifma,
+        Backend::Pclmul,
+        Backend::Vpclmul,
+    ];
+
+    /// The name used by `BRWHASH_BACKEND` and `brwhash list`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Scalar => "scalar",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+            Backend::Ifma => "ifma",
+            Backend::Pclmul => "pclmul",
+            Backend::Vpclmul => "vpclmul",
+        }
+    }
+
+    /// Whether this CPU has the instructions the backend needs.
+    pub fn cpu_supports(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Scalar => {
+                std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512bw")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512ifma")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmul => {
+                std::is_x86_feature_detected!("pclmulqdq")
+                    && std::is_x86_feature_detected!("sse4.1")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Vpclmul => {
+                std::is_x86_feature_detected!("vpclmulqdq") && std::is_x86_feature_detected!("avx2")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Whether this build has code for `alg` on this backend. Only the portable backend
+    /// exists so far; the others arrive with their own kernels.
+    pub fn implements(self, _alg: Algorithm) -> bool {
+        matches!(self, Backend::Portable)
+    }
+
+    /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
+    pub fn check(self, alg: Algorithm) -> Result<(), Error> {
+        if !self.cpu_supports() {
+            return Err(Error::BackendUnavailable {
+                backend: self.name(),
+                reason: "this CPU lacks the instructions it needs".into(),
+            });
+        }
+        if !self.implements(alg) {
+            return Err(Error::BackendUnavailable {
+                backend: self.name(),
+                reason: format!("this build has no {} code for {alg}", self.name()),
+            });
+        }
+        Ok(())
+    }
+
+    /// The backend forced by `BRWHASH_BACKEND`, read once per process; `None` when unset
+    /// or empty.
+    pub fn forced() -> Result<Option<Backend>, Error> {
+        static FORCED: OnceLock<Result<Option<Backend>, Error>> = OnceLock::new();
+        FORCED
+            .get_or_init(|| match std::env::var(BACKEND_ENV) {
+                Ok(v) if !v.is_empty() => v.parse().map(Some),
+                Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+                Err(std::env::VarError::NotUnicode(v)) => {
+                    Err(Error::UnknownBackend(v.to_string_lossy().into_owned()))
+                }
+            })
+            .clone()
+    }
+
+    /// The backend a key for `alg` uses: `requested`, else `BRWHASH_BACKEND`, else the
+    /// fastest available. A requested or forced backend that cannot run is an error.
+    pub fn select(alg: Algorithm, requested: Option<Backend>) -> Result<Backend, Error> {
+        let choice = match requested {
+            Some(b) => Some(b),
+            None => Backend::forced()?,
+        };
+        match choice {
+            Some(b) => b.check(alg).map(|()| b),
+            None => Ok(Backend::ALL
+                .iter()
+                .rev()
+                .copied()
+                .find(|b| b.check(alg).is_ok())
+                .unwrap_or(Backend::Portable)),
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Backend, Error> {
+        Backend::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| Error::UnknownBackend(s.to_string()))
+    }
+}

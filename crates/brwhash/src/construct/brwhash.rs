@@ -1,0 +1,49 @@
+//! t-BRWHash (SPEC.md 5.5): BRW over the longest prefix of a multiple of 2^t blocks, then
+//! x * Poly(x; BRW value, the l mod 2^t remaining blocks, L). (BRWHash, 5.4, is the stack
+//! BRW evaluator plus two multiplications, in `construct::PrimeHasher::finish`.)
+
+use super::{Powers, W};
+use crate::eval::{Brw, Horner};
+use crate::field::Field;
+
+#[derive(Clone)]
+pub(super) struct TBrw<F: Field> {
+    /// Blocks held back: they go to BRW only once 2^t of them are known to be in the prefix.
+    pending: [F; 32],
+    n: usize,
+    t: u8,
+    brw: Brw<F>,
+}
+
+impl<F: Field> TBrw<F> {
+    pub fn new(t: u8) -> Self {
+        TBrw {
+            pending: [F::ZERO; 32],
+            n: 0,
+            t,
+            brw: Brw::new(W),
+        }
+    }
+
+    #[inline]
+    pub fn absorb(&mut self, p: &Powers<F>, m: F) {
+        self.pending[self.n] = m;
+        self.n += 1;
+        if self.n == 1 << self.t {
+            for &b in &self.pending[..self.n] {
+                self.brw.push(&p.sq, b);
+            }
+            self.n = 0;
+        }
+    }
+
+    pub fn finish(self, p: &Powers<F>, length: F) -> F {
+        let mut h = Horner::default();
+        h.push(&p.hx, self.brw.finish(&p.sq));
+        for &m in &self.pending[..self.n] {
+            h.push(&p.hx, m);
+        }
+        h.push(&p.hx, length);
+        p.x().mul(h.finish(&p.hx))
+    }
+}

@@ -1,0 +1,228 @@
+//! The hash constructions of SPEC.md section 5: formatting, padding, streams and the final
+//! combination, written once against the field and evaluator traits.
+//!
+//! Every construction is streaming: full blocks are absorbed as soon as they are complete and
+//! only what the definition makes ambiguous until the end is held back (a partial block, a
+//! partial super-block, the first 2^d - 1 blocks of d-Hash); see IMPLEMENTATION-NOTES 9.
+
+mod brwhash;
+mod decbrw;
+mod hash2l;
+mod polyhash;
+mod twolevel;
+
+pub(crate) use hash2l::BinHasher;
+
+use crate::eval::{Brw, G, SQUARES};
+use crate::field::{Field, PrimeField};
+use brwhash::TBrw;
+use decbrw::DecBrw;
+use polyhash::PolyHash;
+use twolevel::{DHash, TwoL};
+use zeroize::Zeroize;
+
+/// Chunk exponent w of the stack BRW algorithm in the portable backend (implementation
+/// parameter; any 2..=5 gives the same output).
+pub(crate) const W: u32 = 4;
+
+/// Key powers, computed once per key (or once per one-shot call, only as many as needed).
+#[derive(Clone)]
+pub(crate) struct Powers<F: Field> {
+    /// sq[j] = x^(2^j) (sq[0] is the key x), for j below the count computed.
+    pub sq: [F; SQUARES],
+    /// hx[j - 1] = x^j for j = 1..=G: Horner in x.
+    pub hx: [F; G],
+    /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L).
+    pub hg: [F; G],
+}
+
+impl<F: Field> Powers<F> {
+    /// Powers of `x`: `n_sq` squarings, and Horner powers of x and of gamma = x^(2^gamma_log).
+    pub fn new(x: F, n_sq: usize, gamma_log: Option<usize>) -> Box<Self> {
+        let mut p = Box::new(Powers {
+            sq: [F::ZERO; SQUARES],
+            hx: [F::ZERO; G],
+            hg: [F::ZERO; G],
+        });
+        p.sq[0] = x;
+        for j in 1..n_sq.clamp(1, SQUARES) {
+            p.sq[j] = p.sq[j - 1].square();
+        }
+        fill_powers(&mut p.hx, x);
+        if let Some(e) = gamma_log {
+            let gamma = p.sq[e];
+            fill_powers(&mut p.hg, gamma);
+        }
+        p
+    }
+
+    pub fn x(&self) -> F {
+        self.sq[0]
+    }
+}
+
+fn fill_powers<F: Field>(out: &mut [F; G], base: F) {
+    out[0] = base;
+    for j in 1..G {
+        out[j] = out[j - 1].mul(base);
+    }
+}
+
+impl<F: Field> Drop for Powers<F> {
+    fn drop(&mut self) {
+        self.sq.zeroize();
+        self.hx.zeroize();
+        self.hg.zeroize();
+    }
+}
+
+/// Cuts a byte stream into blocks of `b` bytes, handing each full block on at once and
+/// keeping the incomplete rest.
+#[derive(Clone, Default)]
+pub(crate) struct Blocks {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl Blocks {
+    #[inline]
+    pub fn feed(&mut self, b: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
+        if self.len > 0 {
+            let take = (b - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < b {
+                return;
+            }
+            f(&self.buf[..b]);
+            self.len = 0;
+        }
+        let mut blocks = data.chunks_exact(b);
+        for block in &mut blocks {
+            f(block);
+        }
+        let rest = blocks.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// The incomplete last block (0..b-1 bytes).
+    pub fn tail(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Drop for Blocks {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+/// Which prime-field function, with its per-message state.
+#[derive(Clone)]
+enum Kind<F: Field> {
+    Poly(PolyHash<F>),
+    Brw(Brw<F>),
+    TBrw(TBrw<F>),
+    TwoL(TwoL<F>),
+    DHash(DHash<F>),
+    Dec(DecBrw<F>),
+}
+
+/// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
+/// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
+#[derive(Clone)]
+pub(crate) struct PrimeHasher<F: Field> {
+    blocks: Blocks,
+    /// Message bytes N so far.
+    n: u64,
+    kind: Kind<F>,
+}
+
+impl<F: PrimeField> PrimeHasher<F> {
+    pub fn poly() -> Self {
+        Self::with(Kind::Poly(PolyHash::default()))
+    }
+    pub fn brw() -> Self {
+        Self::with(Kind::Brw(Brw::new(W)))
+    }
+    pub fn t_brw(t: u8) -> Self {
+        Self::with(Kind::TBrw(TBrw::new(t)))
+    }
+    pub fn two_level(d: u8) -> Self {
+        Self::with(Kind::TwoL(TwoL::new(d)))
+    }
+    pub fn d_hash(d: u8) -> Self {
+        Self::with(Kind::DHash(DHash::new(d)))
+    }
+    pub fn dec_brw(c: u8) -> Self {
+        Self::with(Kind::Dec(DecBrw::new(c)))
+    }
+
+    fn with(kind: Kind<F>) -> Self {
+        PrimeHasher {
+            blocks: Blocks::default(),
+            n: 0,
+            kind,
+        }
+    }
+
+    /// Message bytes so far.
+    pub fn bytes(&self) -> u64 {
+        self.n
+    }
+
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+        self.n += data.len() as u64;
+        let Self { blocks, kind, .. } = self;
+        blocks.feed(F::BLOCK, data, |b| kind.absorb(p, b));
+    }
+
+    /// The value v of SPEC.md section 5 (before `out()`).
+    pub fn finish(self, p: &Powers<F>) -> F {
+        let PrimeHasher {
+            blocks,
+            mut kind,
+            n,
+        } = self;
+        if !blocks.tail().is_empty() {
+            kind.absorb(p, blocks.tail());
+        }
+        let x = p.x();
+        let length = F::from_u64(n.wrapping_mul(8));
+        match kind {
+            Kind::Poly(h) => h.finish(p),
+            Kind::Brw(b) => x.mul(x.mul(b.finish(&p.sq)).add(length)),
+            Kind::TBrw(h) => h.finish(p, length),
+            Kind::TwoL(h) => h.finish(p, length),
+            Kind::DHash(h) => h.finish(p, length),
+            Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
+        }
+    }
+}
+
+impl<F: PrimeField> Kind<F> {
+    /// Absorb one block given as bytes: a full block, or the short last one at the end.
+    #[inline]
+    fn absorb(&mut self, p: &Powers<F>, bytes: &[u8]) {
+        // pad1 (polyHash) adds the marker 2^(8 len); pad2 (all others) adds nothing.
+        let pad2 = || F::from_block(bytes, false);
+        match self {
+            Kind::Poly(h) => h.absorb(p, F::from_block(bytes, true)),
+            Kind::Brw(b) => b.push(&p.sq, pad2()),
+            Kind::TBrw(h) => h.absorb(p, pad2()),
+            Kind::TwoL(h) => h.absorb(p, pad2()),
+            Kind::DHash(h) => h.absorb(p, bytes),
+            Kind::Dec(h) => h.absorb(p, pad2()),
+        }
+    }
+}
+
+/// Number of squarings x^(2^j) a message of `max_len` bytes in `block`-byte blocks needs:
+/// lg l + 1 for the BRW stack and decBRWHash's x^D, at least 6 for chunks, super-blocks and
+/// gamma = x^(2^d) or x^32.
+pub(crate) fn squares_needed(max_len: u64, block: usize) -> usize {
+    let l = max_len.div_ceil(block as u64);
+    ((u64::BITS - l.leading_zeros()) as usize + 2).clamp(6, SQUARES)
+}

@@ -1,0 +1,70 @@
+//! Horner's rule with delayed reduction ([P1] section 5.1, IMPLEMENTATION-NOTES section 2).
+//!
+//! With powers base^1..base^g, a group of n <= g blocks is absorbed as
+//! `acc * base^n + M_1 * base^(n-1) + ... + M_(n-1) * base + M_n`:
+//! n unreduced products summed, then one reduction.
+
+use super::G;
+use crate::field::Field;
+
+/// Streaming evaluation of Poly(base; M_1, ..., M_l), optionally continuing from an
+/// accumulator (Poly of the blocks seen before).
+#[derive(Clone)]
+pub struct Horner<F: Field> {
+    acc: F,
+    buf: [F; G],
+    n: usize,
+}
+
+impl<F: Field> Default for Horner<F> {
+    fn default() -> Self {
+        Self::with_acc(F::ZERO)
+    }
+}
+
+impl<F: Field> Horner<F> {
+    /// Continue a Horner evaluation whose value so far is `acc`.
+    pub fn with_acc(acc: F) -> Self {
+        Horner {
+            acc,
+            buf: [F::ZERO; G],
+            n: 0,
+        }
+    }
+
+    /// Absorb one block. `powers[j - 1]` = base^j for j = 1..=g (g = `powers.len()` <= G).
+    #[inline]
+    pub fn push(&mut self, powers: &[F], m: F) {
+        self.buf[self.n] = m;
+        self.n += 1;
+        if self.n == powers.len() {
+            self.flush(powers);
+        }
+    }
+
+    fn flush(&mut self, powers: &[F]) {
+        let n = self.n;
+        if n == 0 {
+            return;
+        }
+        let mut s = self.acc.mul_wide(powers[n - 1]);
+        for j in 0..n - 1 {
+            s = F::wide_add(s, self.buf[j].mul_wide(powers[n - 2 - j]));
+        }
+        s = F::wide_add(s, self.buf[n - 1].widen());
+        self.acc = F::reduce(s);
+        self.n = 0;
+    }
+
+    /// Poly(base; all blocks pushed), continuing from the initial accumulator.
+    pub fn finish(mut self, powers: &[F]) -> F {
+        self.flush(powers);
+        self.acc
+    }
+}
+
+/// Poly(base; ms) with one reduction per block; for the few values combined at
+/// finalisation (decBRWHash stream values).
+pub fn poly_plain<F: Field>(base: F, ms: &[F]) -> F {
+    ms.iter().fold(F::ZERO, |acc, &m| acc.mul(base).add(m))
+}

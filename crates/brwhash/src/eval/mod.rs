@@ -1,0 +1,21 @@
+//! Polynomial evaluators, written once for every field.
+//!
+//! - [`horner::Horner`]: Poly(base; M_1..M_l) with delayed reduction, g blocks per reduction.
+//! - [`brw::Brw`]: BRW(x; M_1..M_l) with the stack algorithm of [P1] (Algorithm 1), and
+//!   [`brw::ubrw`], the straight-line unreduced BRW of a short block sequence.
+
+pub mod brw;
+pub mod horner;
+
+pub use brw::{brw_short, Brw};
+pub use horner::Horner;
+
+/// Horner group size g of the portable backend: blocks consumed per reduction.
+pub const G: usize = 8;
+
+/// Largest chunk exponent w (chunk of 2^w blocks) the BRW evaluator supports.
+pub const MAX_W: u32 = 5;
+
+/// Number of precomputed squarings x^(2^j), j = 0..SQUARES-1: enough for the longest
+/// message (2^61 bytes, fewer than 2^58 blocks, so lg l + 2 < 64).
+pub const SQUARES: usize = 64;

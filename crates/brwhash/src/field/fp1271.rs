@@ -1,0 +1,92 @@
+//! GF(2^127 - 1) on a `u128` (two 64-bit limbs).
+//!
+//! Working representation: any `u128` (value below 2^128, partially reduced). Reduction uses
+//! 2^127 = 1 (mod p): fold the bits above 2^127 back onto the low ones.
+
+use super::{Field, PrimeField, Wide5};
+
+const M127: u128 = (1 << 127) - 1;
+
+/// An element of GF(2^127 - 1), any value below 2^128.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Fp1271(pub(crate) u128);
+
+impl zeroize::Zeroize for Fp1271 {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+#[inline(always)]
+fn limbs(v: u128) -> [u64; 2] {
+    [v as u64, (v >> 64) as u64]
+}
+
+impl Field for Fp1271 {
+    type Wide = Wide5;
+    const ZERO: Self = Fp1271(0);
+
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let (s, c) = self.0.overflowing_add(rhs.0);
+        // s + 2^128 c = (s mod 2^127) + (s >> 127) + 2c < 2^127 + 3.
+        Fp1271((s & M127) + (s >> 127) + 2 * c as u128)
+    }
+
+    #[inline(always)]
+    fn mul_wide(self, rhs: Self) -> Wide5 {
+        Wide5::mul(&limbs(self.0), &limbs(rhs.0))
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Wide5, b: Wide5) -> Wide5 {
+        a.add(b)
+    }
+
+    #[inline(always)]
+    fn widen(self) -> Wide5 {
+        let [a, b] = limbs(self.0);
+        Wide5([a, b, 0, 0, 0])
+    }
+
+    #[inline(always)]
+    fn reduce(w: Wide5) -> Self {
+        let v = w.0;
+        let lo = v[0] as u128 | ((v[1] as u128) << 64) & M127;
+        // V >> 127 as a 128-bit low part and the bits above it (2^128 = 2 mod p).
+        let h_lo = (v[1] >> 63) as u128 | (v[2] as u128) << 1 | (v[3] as u128) << 65;
+        let h_hi = (v[3] >> 63) as u128 | (v[4] as u128) << 1;
+        let (s, c) = lo.overflowing_add(h_lo);
+        // Each term is small except the first: the sum is below 2^127 + 2^67.
+        Fp1271((s & M127) + (s >> 127) + 2 * h_hi + 2 * c as u128)
+    }
+}
+
+impl PrimeField for Fp1271 {
+    const BLOCK: usize = 15;
+    const MU: u32 = 126;
+
+    fn from_block(bytes: &[u8], marker: bool) -> Self {
+        debug_assert!(bytes.len() <= 15);
+        let mut buf = [0u8; 16];
+        buf[..bytes.len()].copy_from_slice(bytes);
+        buf[bytes.len()] = marker as u8;
+        Fp1271(u128::from_le_bytes(buf))
+    }
+
+    fn from_u64(v: u64) -> Self {
+        Fp1271(v as u128)
+    }
+
+    fn from_key(key: &[u8; 16]) -> Self {
+        Fp1271(u128::from_le_bytes(*key) & ((1 << 126) - 1))
+    }
+
+    fn to_digest(self) -> u128 {
+        // v <= 2^127 after one fold; v + 1 reaches 2^127 exactly when v >= p, and then
+        // (v + 1) mod 2^127 = v - p.
+        let v = (self.0 & M127) + (self.0 >> 127);
+        let r = (v + ((v + 1) >> 127)) & M127;
+        r & ((1 << 126) - 1)
+    }
+}

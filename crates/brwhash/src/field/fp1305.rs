@@ -1,0 +1,112 @@
+//! GF(2^130 - 5) on three 64-bit limbs.
+//!
+//! Working representation: any value below 2^131 (partially reduced). Reduction uses
+//! 2^130 = 5 (mod p) twice, without multiplication by a variable ([P1], IMPLEMENTATION-NOTES 1.1).
+
+use super::{mask128, Field, PrimeField, Wide5};
+
+/// An element of GF(2^130 - 5), value below 2^131.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Fp1305(pub(crate) [u64; 3]);
+
+impl zeroize::Zeroize for Fp1305 {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Fp1305 {
+    /// `lo + 5 * hi` where `lo` < 2^130 is limbs (l0, l1, l2 & 3) and `hi` is small enough
+    /// that the result fits in three limbs plus a 64-bit fourth.
+    #[inline(always)]
+    fn fold(l0: u64, l1: u64, l2: u64, h: [u64; 3]) -> [u64; 4] {
+        let t = l0 as u128 + 5 * h[0] as u128;
+        let s0 = t as u64;
+        let t = l1 as u128 + 5 * h[1] as u128 + (t >> 64);
+        let s1 = t as u64;
+        let t = (l2 & 3) as u128 + 5 * h[2] as u128 + (t >> 64);
+        [s0, s1, t as u64, (t >> 64) as u64]
+    }
+}
+
+impl Field for Fp1305 {
+    type Wide = Wide5;
+    const ZERO: Self = Fp1305([0; 3]);
+
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        // Sum < 2^132; fold the bits above 2^130 back once: result < 2^130 + 20.
+        let t = self.0[0] as u128 + rhs.0[0] as u128;
+        let s0 = t as u64;
+        let t = self.0[1] as u128 + rhs.0[1] as u128 + (t >> 64);
+        let s1 = t as u64;
+        let s2 = self.0[2] + rhs.0[2] + (t >> 64) as u64;
+        let r = Self::fold(s0, s1, s2, [s2 >> 2, 0, 0]);
+        Fp1305([r[0], r[1], r[2]])
+    }
+
+    #[inline(always)]
+    fn mul_wide(self, rhs: Self) -> Wide5 {
+        Wide5::mul(&self.0, &rhs.0)
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Wide5, b: Wide5) -> Wide5 {
+        a.add(b)
+    }
+
+    #[inline(always)]
+    fn widen(self) -> Wide5 {
+        Wide5([self.0[0], self.0[1], self.0[2], 0, 0])
+    }
+
+    #[inline(always)]
+    fn reduce(w: Wide5) -> Self {
+        let v = w.0;
+        // V = lo + 2^130 * hi, hi < 2^190: V = lo + 5 hi < 2^194.
+        let hi = [
+            (v[2] >> 2) | (v[3] << 62),
+            (v[3] >> 2) | (v[4] << 62),
+            v[4] >> 2,
+        ];
+        let s = Self::fold(v[0], v[1], v[2], hi);
+        // Second fold: s >> 130 < 2^64, result < 2^130 + 5 * 2^64 < 2^131.
+        let top = (s[2] >> 2) | (s[3] << 62);
+        let r = Self::fold(s[0], s[1], s[2], [top, 0, 0]);
+        Fp1305([r[0], r[1], r[2]])
+    }
+}
+
+impl PrimeField for Fp1305 {
+    const BLOCK: usize = 16;
+    const MU: u32 = 128;
+
+    fn from_block(bytes: &[u8], marker: bool) -> Self {
+        debug_assert!(bytes.len() <= 16);
+        let mut buf = [0u8; 24];
+        buf[..bytes.len()].copy_from_slice(bytes);
+        buf[bytes.len()] = marker as u8;
+        let limb = |i: usize| u64::from_le_bytes(buf[8 * i..8 * i + 8].try_into().unwrap());
+        Fp1305([limb(0), limb(1), limb(2)])
+    }
+
+    fn from_u64(v: u64) -> Self {
+        Fp1305([v, 0, 0])
+    }
+
+    fn from_key(key: &[u8; 16]) -> Self {
+        Self::from_block(key, false)
+    }
+
+    fn to_digest(self) -> u128 {
+        // One fold gives v < 2^130 + 5; then subtract p exactly when v + 5 reaches 2^130.
+        let s = Self::fold(self.0[0], self.0[1], self.0[2], [self.0[2] >> 2, 0, 0]);
+        let v = s[0] as u128 | (s[1] as u128) << 64;
+        let v_hi = s[2]; // bits 128.. (at most 3 bits)
+        let t = v.wrapping_add(5);
+        let t_hi = v_hi + (t < 5) as u64;
+        let ge_p = ((t_hi >> 2) & 1) as u128;
+        // When v >= p, v - p = t - 2^130, whose low 128 bits are t's.
+        (t & mask128(ge_p)) | (v & !mask128(ge_p))
+    }
+}

@@ -1,0 +1,316 @@
+//! Keys with precomputed powers, and the streaming [`Hasher`].
+
+use zeroize::Zeroize;
+
+use crate::algorithm::{BinaryField as BinField, Family, Prime};
+use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
+use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
+use crate::{Algorithm, Backend, Digest, Error};
+
+/// Longest message (and vecHash2L component): N < 2^61 bytes, so L = 8N < 2^64.
+pub const MAX_MESSAGE_BYTES: u64 = (1 << 61) - 1;
+
+/// Largest vecHash2L component count.
+pub const MAX_COMPONENTS: usize = 255;
+
+/// Poly1305's clamp of r (RFC 8439).
+const POLY1305_CLAMP: u128 = 0x0ffffffc_0ffffffc_0ffffffc_0fffffff;
+
+enum Material {
+    P1271(Box<Powers<Fp1271>>),
+    P1305(Box<Powers<Fp1305>>),
+    G128(Box<Powers<Gf128>>),
+    G256(Box<Powers<Gf256>>),
+}
+
+/// A hash key for one algorithm, with its key powers computed once (SPEC.md section 5).
+///
+/// Key material (the key, its powers, Poly1305's s) is zeroized on drop and never printed.
+///
+/// ```
+/// use brwhash::{Algorithm, Key};
+/// let key = Key::new(Algorithm::POLYHASH1271, &[7u8; 16])?;
+/// let d = key.hash(b"hello");
+/// assert_eq!(d, brwhash::hash(Algorithm::POLYHASH1271, &[7u8; 16], b"hello")?);
+/// # Ok::<(), brwhash::Error>(())
+/// ```
+pub struct Key {
+    alg: Algorithm,
+    backend: Backend,
+    material: Material,
+    /// Poly1305's s (the second key half); zero for every other algorithm.
+    poly1305_s: [u8; 16],
+}
+
+impl Key {
+    /// A key for `alg` from its key bytes ([`Algorithm::key_len`]); powers for messages of
+    /// any length are precomputed. The backend is chosen as [`Backend::select`] says.
+    pub fn new(alg: Algorithm, key: &[u8]) -> Result<Key, Error> {
+        Key::build(alg, key, None, MAX_MESSAGE_BYTES)
+    }
+
+    /// Like [`Key::new`] with an explicit backend: an error when it cannot run here.
+    pub fn with_backend(alg: Algorithm, key: &[u8], backend: Backend) -> Result<Key, Error> {
+        Key::build(alg, key, Some(backend), MAX_MESSAGE_BYTES)
+    }
+
+    /// A key whose powers cover messages of up to `max_len` bytes (one-shot hashing).
+    pub(crate) fn for_length(alg: Algorithm, key: &[u8], max_len: u64) -> Result<Key, Error> {
+        Key::build(alg, key, None, max_len)
+    }
+
+    fn build(
+        alg: Algorithm,
+        key: &[u8],
+        backend: Option<Backend>,
+        max_len: u64,
+    ) -> Result<Key, Error> {
+        if key.len() != alg.key_len() {
+            return Err(Error::KeyLength {
+                algorithm: alg.to_string(),
+                mode: "digest",
+                expected: alg.key_len(),
+                got: key.len(),
+            });
+        }
+        let backend = Backend::select(alg, backend)?;
+        let mut k16 = [0u8; 16];
+        k16.copy_from_slice(&key[..16]);
+        let mut poly1305_s = [0u8; 16];
+        let material = match alg.family() {
+            Family::Poly1305 => {
+                poly1305_s.copy_from_slice(&key[16..32]);
+                let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
+                let x = Fp1305::from_key(&r.to_le_bytes());
+                Material::P1305(Powers::new(x, squares_needed(max_len, 16), None))
+            }
+            family => {
+                let gamma_log = match family {
+                    Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
+                    Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
+                    _ => None,
+                };
+                match (alg.prime(), alg.binary_field()) {
+                    (Some(Prime::P1271), _) => Material::P1271(Powers::new(
+                        Fp1271::from_key(&k16),
+                        squares_needed(max_len, 15),
+                        gamma_log,
+                    )),
+                    (Some(Prime::P1305), _) => Material::P1305(Powers::new(
+                        Fp1305::from_key(&k16),
+                        squares_needed(max_len, 16),
+                        gamma_log,
+                    )),
+                    (None, Some(BinField::Gf256)) => {
+                        use crate::field::BinaryField;
+                        Material::G256(Powers::new(Gf256::from_bytes(key), 6, gamma_log))
+                    }
+                    (None, _) => {
+                        use crate::field::BinaryField;
+                        Material::G128(Powers::new(Gf128::from_bytes(key), 6, gamma_log))
+                    }
+                }
+            }
+        };
+        k16.zeroize();
+        Ok(Key {
+            alg,
+            backend,
+            material,
+            poly1305_s,
+        })
+    }
+
+    /// The algorithm this key is for.
+    pub fn algorithm(&self) -> Algorithm {
+        self.alg
+    }
+
+    /// The backend that computes this key's hashes.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
+    pub fn hash(&self, msg: &[u8]) -> Digest {
+        let mut h = Hasher::new(self);
+        h.absorb(msg);
+        h.finalize()
+    }
+
+    /// The vecHash2L digest of `components` (1..=255 of them).
+    pub fn hash_vector(&self, components: &[&[u8]]) -> Result<Digest, Error> {
+        if !self.alg.is_vector() {
+            return Err(Error::NotVector(self.alg.to_string()));
+        }
+        if components.is_empty() || components.len() > MAX_COMPONENTS {
+            return Err(Error::ComponentCount(components.len()));
+        }
+        let mut h = Hasher::new(self);
+        for (i, c) in components.iter().enumerate() {
+            if i > 0 {
+                h.next_component()?;
+            }
+            h.update(c)?;
+        }
+        Ok(h.finalize())
+    }
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.poly1305_s.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Key {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Key")
+            .field("algorithm", &self.alg.to_string())
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone)]
+enum State<'k> {
+    P1271(&'k Powers<Fp1271>, PrimeHasher<Fp1271>),
+    P1305(&'k Powers<Fp1305>, PrimeHasher<Fp1305>),
+    G128(&'k Powers<Gf128>, BinHasher<Gf128>),
+    G256(&'k Powers<Gf256>, BinHasher<Gf256>),
+}
+
+fn prime_state<F: PrimeField>(family: Family) -> PrimeHasher<F> {
+    match family {
+        Family::BrwHash(_) => PrimeHasher::brw(),
+        Family::TBrwHash(t, _) => PrimeHasher::t_brw(t),
+        Family::TwoLHash(d, _) => PrimeHasher::two_level(d),
+        Family::DHash(d, _) => PrimeHasher::d_hash(d),
+        Family::DecBrwHash(c, _) => PrimeHasher::dec_brw(c),
+        // Poly1305 and polyHash (binary-field families never reach here).
+        _ => PrimeHasher::poly(),
+    }
+}
+
+/// Incremental hashing: any split of the input into [`update`](Hasher::update) calls gives
+/// the one-shot digest.
+///
+/// ```
+/// use brwhash::{Algorithm, Hasher, Key};
+/// let alg: Algorithm = "4-decBRWHash1305".parse()?;
+/// let key = Key::new(alg, &[1u8; 16])?;
+/// let mut h = Hasher::new(&key);
+/// h.update(b"hello, ")?.update(b"world")?;
+/// assert_eq!(h.finalize(), key.hash(b"hello, world"));
+/// # Ok::<(), brwhash::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Hasher<'k> {
+    key: &'k Key,
+    state: State<'k>,
+}
+
+impl<'k> Hasher<'k> {
+    /// A new message (or vector of components) under `key`.
+    pub fn new(key: &'k Key) -> Hasher<'k> {
+        let family = key.alg.family();
+        let state = match &key.material {
+            Material::P1271(p) => State::P1271(p, prime_state(family)),
+            Material::P1305(p) => State::P1305(p, prime_state(family)),
+            Material::G128(p) => State::G128(p, BinHasher::default()),
+            Material::G256(p) => State::G256(p, BinHasher::default()),
+        };
+        Hasher { key, state }
+    }
+
+    /// Bytes of the message (for vecHash2L: of the current component) so far.
+    fn len(&self) -> u64 {
+        match &self.state {
+            State::P1271(_, h) => h.bytes(),
+            State::P1305(_, h) => h.bytes(),
+            State::G128(_, h) => h.component_bytes(),
+            State::G256(_, h) => h.component_bytes(),
+        }
+    }
+
+    /// Append `data` to the message (for vecHash2L: to the current component). Fails, leaving
+    /// the state unchanged, when the message would reach 2^61 bytes.
+    pub fn update(&mut self, data: &[u8]) -> Result<&mut Self, Error> {
+        match self.len().checked_add(data.len() as u64) {
+            Some(n) if n <= MAX_MESSAGE_BYTES => {
+                self.absorb(data);
+                Ok(self)
+            }
+            _ => Err(Error::MessageTooLong),
+        }
+    }
+
+    /// `update` for a slice, which cannot reach the limit in one call from a fresh state.
+    fn absorb(&mut self, data: &[u8]) {
+        match &mut self.state {
+            State::P1271(p, h) => h.update(p, data),
+            State::P1305(p, h) => h.update(p, data),
+            State::G128(p, h) => h.update(p, data),
+            State::G256(p, h) => h.update(p, data),
+        }
+    }
+
+    /// vecHash2L: end the current component and start the next one. An error for other
+    /// algorithms and when the vector would exceed 255 components.
+    pub fn next_component(&mut self) -> Result<&mut Self, Error> {
+        if !self.key.alg.is_vector() {
+            return Err(Error::NotVector(self.key.alg.to_string()));
+        }
+        let count = match &self.state {
+            State::G128(_, h) => h.components(),
+            State::G256(_, h) => h.components(),
+            _ => 0,
+        };
+        if count >= MAX_COMPONENTS {
+            return Err(Error::ComponentCount(count + 1));
+        }
+        match &mut self.state {
+            State::G128(p, h) => h.next_component(p),
+            State::G256(p, h) => h.next_component(p),
+            _ => {}
+        }
+        Ok(self)
+    }
+
+    /// The digest of everything absorbed; the hasher can go on absorbing afterwards.
+    pub fn finalize(&self) -> Digest {
+        let vector = self.key.alg.is_vector();
+        match self.state.clone() {
+            State::P1271(p, h) => prime_digest(h.finish(p), None),
+            State::P1305(p, h) => {
+                let s = (self.key.alg == Algorithm::POLY1305).then_some(&self.key.poly1305_s);
+                prime_digest(h.finish(p), s)
+            }
+            State::G128(p, h) => binary_digest(if vector {
+                h.finish_vector(p)
+            } else {
+                h.finish_hash2l(p)
+            }),
+            State::G256(p, h) => binary_digest(if vector {
+                h.finish_vector(p)
+            } else {
+                h.finish_hash2l(p)
+            }),
+        }
+    }
+}
+
+/// `out(v)`; with Poly1305's s, the tag (v + s) mod 2^128.
+fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -> Digest {
+    let mut d = v.to_digest();
+    if let Some(s) = poly1305_s {
+        d = d.wrapping_add(u128::from_le_bytes(*s));
+    }
+    Digest::new(&d.to_le_bytes())
+}
+
+fn binary_digest<F: crate::field::BinaryField>(v: F) -> Digest {
+    let mut out = [0u8; 32];
+    v.write_bytes(&mut out);
+    Digest::new(&out[..F::BYTES])
+}

@@ -1,0 +1,83 @@
+//! # brwhash
+//!
+//! Fast almost-XOR-universal (AXU) hash functions built on Bernstein–Rabin–Winograd (BRW)
+//! polynomials, with the classic Horner-based ones beside them: every function of the
+//! project's SPEC.md, exact to the bit.
+//!
+//! | family | names | key / digest bytes |
+//! |---|---|---|
+//! | Poly1305 (RFC 8439) | `Poly1305` | 32 / 16 |
+//! | Horner | `polyHash1271`, `polyHash1305` | 16 / 16 |
+//! | BRW | `BRWHash1271`, `BRWHash1305`, `<t>-BRWHash<p>` (t = 2..5) | 16 / 16 |
+//! | two-level | `<d>-2LHash<p>`, `<d>-Hash<p>` (d = 2..5) | 16 / 16 |
+//! | decimated BRW | `<c>-decBRWHash<p>` (c = 1..16) | 16 / 16 |
+//! | binary fields | `Hash2L128`, `Hash2L256`, `vecHash2L128`, `vecHash2L256` | 16 or 32 |
+//!
+//! `<p>` is `1271` (the prime 2^127 - 1) or `1305` (2^130 - 5). `4-Hash1271` is the sequential
+//! hash the papers recommend; `4-decBRWHash1305` is the SIMD-friendly one.
+//!
+//! ```
+//! use brwhash::{Algorithm, Hasher, Key, Mac};
+//!
+//! let alg: Algorithm = "4-Hash1271".parse()?;
+//! // One shot (key powers computed for this message only):
+//! let d = brwhash::hash(alg, &[0x42; 16], b"some data")?;
+//! // A key reused for many messages (powers computed once), and streaming:
+//! let key = Key::new(alg, &[0x42; 16])?;
+//! let mut h = Hasher::new(&key);
+//! h.update(b"some ")?.update(b"data")?;
+//! assert_eq!(h.finalize(), d);
+//! // One-time MAC: key tau || s, constant-time verification.
+//! let mac = Mac::new(alg, &[0x42; 32])?;
+//! let tag = mac.tag(b"some data");
+//! assert!(mac.verify(b"some data", tag.as_ref()));
+//! # Ok::<(), brwhash::Error>(())
+//! ```
+//!
+//! ## Layers
+//! - `field`: GF(2^127-1), GF(2^130-5), GF(2^128), GF(2^256) with unreduced products.
+//! - `eval`: Horner with delayed reduction, and the stack BRW algorithm, generic over fields.
+//! - `construct`: the functions of SPEC.md section 5, streaming.
+//! - [`backend`]: which code runs ([`Backend`]), chosen once per [`Key`].
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod algorithm;
+pub mod backend;
+mod construct;
+mod digest;
+mod error;
+#[doc(hidden)]
+pub mod eval;
+#[doc(hidden)]
+pub mod field;
+mod key;
+mod mac;
+
+pub use algorithm::{Algorithm, BinaryField, Family, Prime};
+pub use backend::Backend;
+pub use digest::{Digest, Tag};
+pub use error::Error;
+pub use key::{Hasher, Key, MAX_COMPONENTS, MAX_MESSAGE_BYTES};
+pub use mac::{Mac, MacHasher};
+
+/// One-shot digest of `msg` under `key` (for vecHash2L: of the one-component vector `(msg)`).
+/// Key powers are computed for this message's length only.
+pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
+    let len = msg.len() as u64;
+    if len > MAX_MESSAGE_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    Ok(Key::for_length(alg, key, len)?.hash(msg))
+}
+
+/// One-shot vecHash2L digest of a vector of 1..=255 components.
+pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<Digest, Error> {
+    Key::for_length(alg, key, 0)?.hash_vector(components)
+}
+
+/// One-shot MAC tag (SPEC.md section 7) of `msg` with the one-time key tau || s.
+pub fn mac(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Tag, Error> {
+    Ok(Mac::new(alg, key)?.tag(msg))
+}
