@@ -172,6 +172,9 @@ impl core::fmt::Debug for Key {
     }
 }
 
+// The variants differ in size (Gf128's state is smaller); boxing would cost an allocation per
+// message, which short messages would feel.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum State<'k> {
     P1271(&'k Powers<Fp1271>, PrimeHasher<Fp1271>),
@@ -313,4 +316,41 @@ fn binary_digest<F: crate::field::BinaryField>(v: F) -> Digest {
     let mut out = [0u8; 32];
     v.write_bytes(&mut out);
     Digest::new(&out[..F::BYTES])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPEC.md 8: N < 2^61. Updates that would reach the limit fail and leave the state as it
+    /// was; updates up to it succeed.
+    #[test]
+    fn message_length_limit() {
+        for alg in Algorithm::all() {
+            let key = Key::new(alg, &vec![1; alg.key_len()]).unwrap();
+            let mut h = Hasher::new(&key);
+            let near = MAX_MESSAGE_BYTES - 5;
+            match &mut h.state {
+                State::P1271(_, s) => s.set_bytes_for_test(near),
+                State::P1305(_, s) => s.set_bytes_for_test(near),
+                State::G128(_, s) => s.set_bytes_for_test(near),
+                State::G256(_, s) => s.set_bytes_for_test(near),
+            }
+            assert_eq!(
+                h.update(&[0; 6]).err(),
+                Some(Error::MessageTooLong),
+                "{alg}"
+            );
+            assert_eq!(h.len(), near);
+            assert!(h.update(&[0; 5]).is_ok());
+            assert_eq!(h.len(), MAX_MESSAGE_BYTES);
+            assert_eq!(h.update(&[0]).err(), Some(Error::MessageTooLong));
+            assert!(h.update(&[]).is_ok());
+            if alg.is_vector() {
+                // The limit is per component.
+                h.next_component().unwrap();
+                assert!(h.update(&[0; 100]).is_ok());
+            }
+        }
+    }
 }

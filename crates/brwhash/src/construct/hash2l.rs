@@ -45,6 +45,12 @@ impl<F: BinaryField> BinHasher<F> {
         self.component_bytes
     }
 
+    /// Pretend `n` bytes of the current component were absorbed (limit tests).
+    #[cfg(test)]
+    pub fn set_bytes_for_test(&mut self, n: u64) {
+        self.component_bytes = n;
+    }
+
     /// Number of components, counting the open one.
     pub fn components(&self) -> usize {
         self.closed + 1

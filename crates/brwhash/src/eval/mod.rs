@@ -19,3 +19,6 @@ pub const MAX_W: u32 = 5;
 /// Number of precomputed squarings x^(2^j), j = 0..SQUARES-1: enough for the longest
 /// message (2^61 bytes, fewer than 2^58 blocks, so lg l + 2 < 64).
 pub const SQUARES: usize = 64;
+
+#[cfg(test)]
+mod tests;

@@ -22,6 +22,16 @@ fn limbs(v: u128) -> [u64; 2] {
     [v as u64, (v >> 64) as u64]
 }
 
+impl Fp1271 {
+    /// The value modulo p in [0, p).
+    fn canonical(self) -> u128 {
+        // v <= 2^127 after one fold; v + 1 reaches 2^127 exactly when v >= p, and then
+        // (v + 1) mod 2^127 = v - p.
+        let v = (self.0 & M127) + (self.0 >> 127);
+        (v + ((v + 1) >> 127)) & M127
+    }
+}
+
 impl Field for Fp1271 {
     type Wide = Wide5;
     const ZERO: Self = Fp1271(0);
@@ -47,6 +57,12 @@ impl Field for Fp1271 {
     fn widen(self) -> Wide5 {
         let [a, b] = limbs(self.0);
         Wide5([a, b, 0, 0, 0])
+    }
+
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&self.canonical().to_le_bytes());
+        out
     }
 
     #[inline(always)]
@@ -83,10 +99,6 @@ impl PrimeField for Fp1271 {
     }
 
     fn to_digest(self) -> u128 {
-        // v <= 2^127 after one fold; v + 1 reaches 2^127 exactly when v >= p, and then
-        // (v + 1) mod 2^127 = v - p.
-        let v = (self.0 & M127) + (self.0 >> 127);
-        let r = (v + ((v + 1) >> 127)) & M127;
-        r & ((1 << 126) - 1)
+        self.canonical() & ((1 << 126) - 1)
     }
 }

@@ -29,6 +29,24 @@ impl Fp1305 {
     }
 }
 
+impl Fp1305 {
+    /// The value modulo p in [0, p), as (bits 0..128, bits 128..130).
+    fn canonical(self) -> (u128, u64) {
+        // One fold gives v < 2^130 + 5; then subtract p exactly when v + 5 reaches 2^130.
+        let s = Self::fold(self.0[0], self.0[1], self.0[2], [self.0[2] >> 2, 0, 0]);
+        let v = s[0] as u128 | (s[1] as u128) << 64;
+        let v_hi = s[2] as u128; // bits 128.. (at most 3 bits)
+        let (t, carry) = v.overflowing_add(5);
+        let t_hi = v_hi + carry as u128;
+        let ge_p = mask128((t_hi >> 2) & 1);
+        // When v >= p, v - p = t - 2^130: t's low 128 bits and t_hi without bit 2.
+        (
+            (t & ge_p) | (v & !ge_p),
+            (((t_hi & 3) & ge_p) | (v_hi & !ge_p)) as u64,
+        )
+    }
+}
+
 impl Field for Fp1305 {
     type Wide = Wide5;
     const ZERO: Self = Fp1305([0; 3]);
@@ -58,6 +76,14 @@ impl Field for Fp1305 {
     #[inline(always)]
     fn widen(self) -> Wide5 {
         Wide5([self.0[0], self.0[1], self.0[2], 0, 0])
+    }
+
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let (lo, hi) = self.canonical();
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&lo.to_le_bytes());
+        out[16..24].copy_from_slice(&hi.to_le_bytes());
+        out
     }
 
     #[inline(always)]
@@ -99,14 +125,6 @@ impl PrimeField for Fp1305 {
     }
 
     fn to_digest(self) -> u128 {
-        // One fold gives v < 2^130 + 5; then subtract p exactly when v + 5 reaches 2^130.
-        let s = Self::fold(self.0[0], self.0[1], self.0[2], [self.0[2] >> 2, 0, 0]);
-        let v = s[0] as u128 | (s[1] as u128) << 64;
-        let v_hi = s[2]; // bits 128.. (at most 3 bits)
-        let t = v.wrapping_add(5);
-        let t_hi = v_hi + (t < 5) as u64;
-        let ge_p = ((t_hi >> 2) & 1) as u128;
-        // When v >= p, v - p = t - 2^130, whose low 128 bits are t's.
-        (t & mask128(ge_p)) | (v & !mask128(ge_p))
+        self.canonical().0
     }
 }

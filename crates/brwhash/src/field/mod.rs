@@ -42,6 +42,10 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     fn mul(self, rhs: Self) -> Self {
         Self::reduce(self.mul_wide(rhs))
     }
+    /// The unique representative as 32 little-endian bytes (prime fields: fully reduced
+    /// modulo p). For comparisons in tests and for outputs.
+    fn to_canonical_bytes(self) -> [u8; 32];
+
     /// The reduced square.
     #[inline(always)]
     fn square(self) -> Self {
@@ -118,3 +122,6 @@ impl Wide5 {
 pub(crate) fn mask128(bit: u128) -> u128 {
     0u128.wrapping_sub(bit)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+//! Field laws and reduction edge cases. Multiplication is checked independently of its own
+//! structure by Fermat's little theorem (x^(p-1) = 1) and, for binary fields, by the
+//! Frobenius map (x^(2^n) = x): a wrong product breaks these with overwhelming probability.
+
+use super::*;
+
+/// xorshift64*: deterministic test data.
+pub(crate) struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn u128(&mut self) -> u128 {
+        (self.next() as u128) << 64 | self.next() as u128
+    }
+}
+
+/// Random elements in the full working representation (not only canonical values).
+trait Sample: Field {
+    fn sample(r: &mut Rng) -> Self;
+}
+impl Sample for Fp1271 {
+    fn sample(r: &mut Rng) -> Self {
+        Fp1271(r.u128())
+    }
+}
+impl Sample for Fp1305 {
+    fn sample(r: &mut Rng) -> Self {
+        Fp1305([r.next(), r.next(), r.next() & 7])
+    }
+}
+impl Sample for Gf128 {
+    fn sample(r: &mut Rng) -> Self {
+        Gf128(r.u128())
+    }
+}
+impl Sample for Gf256 {
+    fn sample(r: &mut Rng) -> Self {
+        Gf256([r.u128(), r.u128()])
+    }
+}
+
+fn eq<F: Field>(a: F, b: F) -> bool {
+    a.to_canonical_bytes() == b.to_canonical_bytes()
+}
+
+fn laws<F: Sample>() {
+    let mut r = Rng(0x1234_5678_9abc_def1);
+    for _ in 0..2000 {
+        let (a, b, c, d) = (
+            F::sample(&mut r),
+            F::sample(&mut r),
+            F::sample(&mut r),
+            F::sample(&mut r),
+        );
+        assert!(eq(a.mul(b), b.mul(a)));
+        assert!(eq(a.mul(b).mul(c), a.mul(b.mul(c))));
+        assert!(eq(a.add(b).mul(c), a.mul(c).add(b.mul(c))));
+        assert!(eq(a.add(b).add(c), a.add(b.add(c))));
+        assert!(eq(a.square(), a.mul(a)));
+        // Delayed reduction: one reduction of a sum of products equals the sum of reductions.
+        let wide = F::wide_add(F::wide_add(a.mul_wide(b), c.mul_wide(d)), a.widen());
+        assert!(eq(F::reduce(wide), a.mul(b).add(c.mul(d)).add(a)));
+        assert!(eq(a.add(F::ZERO), a));
+        assert!(eq(a.mul(F::ZERO), F::ZERO));
+    }
+}
+
+/// x^e for an exponent given as little-endian 64-bit words.
+fn pow<F: Field>(x: F, e: &[u64], one: F) -> F {
+    let mut acc = one;
+    for w in e.iter().rev() {
+        for i in (0..64).rev() {
+            acc = acc.square();
+            if w >> i & 1 == 1 {
+                acc = acc.mul(x);
+            }
+        }
+    }
+    acc
+}
+
+#[test]
+fn fp1271_laws_and_fermat() {
+    laws::<Fp1271>();
+    let one = Fp1271(1);
+    let mut r = Rng(7);
+    // p - 1 = 2^127 - 2.
+    let e = [u64::MAX - 1, u64::MAX >> 1];
+    for _ in 0..50 {
+        let x = Fp1271::sample(&mut r);
+        if eq(x, Fp1271::ZERO) {
+            continue;
+        }
+        assert!(eq(pow(x, &e, one), one));
+    }
+}
+
+#[test]
+fn fp1305_laws_and_fermat() {
+    laws::<Fp1305>();
+    let one = Fp1305([1, 0, 0]);
+    let mut r = Rng(8);
+    // p - 1 = 2^130 - 6.
+    let e = [u64::MAX - 5, u64::MAX, 3];
+    for _ in 0..50 {
+        let x = Fp1305::sample(&mut r);
+        assert!(eq(pow(x, &e, one), one));
+    }
+}
+
+#[test]
+fn binary_laws_and_frobenius() {
+    laws::<Gf128>();
+    laws::<Gf256>();
+    let mut r = Rng(9);
+    for _ in 0..50 {
+        let x = Gf128::sample(&mut r);
+        assert_eq!((0..128).fold(x, |a, _| a.square()), x);
+        let y = Gf256::sample(&mut r);
+        assert_eq!((0..256).fold(y, |a, _| a.square()), y);
+    }
+    // x^127 * x = x^128 = x^7 + x^2 + x + 1; x^255 * x = x^10 + x^5 + x^2 + 1.
+    assert_eq!(Gf128(1 << 127).mul(Gf128(2)), Gf128(0x87));
+    assert_eq!(Gf256([0, 1 << 127]).mul(Gf256([2, 0])), Gf256([0x425, 0]));
+    assert_eq!(Gf256([0, 1 << 127]).mul(Gf256([0, 1 << 127])).0, {
+        // x^510 = x^254 * x^256 = x^254 (x^10 + x^5 + x^2 + 1), reduced by hand below.
+        let x254 = Gf256([0, 1 << 126]);
+        let t = Gf256([0x425, 0]);
+        x254.mul(t).0
+    });
+}
+
+#[test]
+fn prime_reduction_edges() {
+    let p1271 = (1u128 << 127) - 1;
+    let canon1271 = |v: u128| Fp1271(v).to_canonical_bytes();
+    let small = |v: u128| {
+        let mut b = [0u8; 32];
+        b[..16].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    assert_eq!(canon1271(p1271), small(0));
+    assert_eq!(canon1271(p1271 + 1), small(1));
+    assert_eq!(canon1271(2 * p1271), small(0));
+    assert_eq!(canon1271(u128::MAX), small(1)); // 2^128 - 1 = 2p + 1
+    assert_eq!(Fp1271(u128::MAX).square().to_canonical_bytes(), small(1));
+    assert_eq!(Fp1271(p1271 - 1).square().to_canonical_bytes(), small(1)); // (-1)^2
+
+    // 2^130 - 5 in limbs, and values in [p, 2^131).
+    let p = Fp1305([u64::MAX - 4, u64::MAX, 3]);
+    assert_eq!(p.to_canonical_bytes(), small(0));
+    assert_eq!(
+        Fp1305([u64::MAX - 3, u64::MAX, 3]).to_canonical_bytes(),
+        small(1)
+    );
+    assert_eq!(
+        Fp1305([u64::MAX, u64::MAX, 3]).to_canonical_bytes(),
+        small(4)
+    ); // 2^130 - 1
+    assert_eq!(Fp1305([0, 0, 4]).to_canonical_bytes(), small(5)); // 2^130
+    assert_eq!(
+        Fp1305([u64::MAX, u64::MAX, 7]).to_canonical_bytes(),
+        small(9)
+    ); // 2^131 - 1
+    assert_eq!(
+        Fp1305([u64::MAX, u64::MAX, 7])
+            .square()
+            .to_canonical_bytes(),
+        small(81)
+    );
+    let minus_one = Fp1305([u64::MAX - 5, u64::MAX, 3]);
+    assert_eq!(minus_one.square().to_canonical_bytes(), small(1));
+    // p - 1 + 1 wraps to 0 through add's fold.
+    assert_eq!(
+        minus_one.add(Fp1305([1, 0, 0])).to_canonical_bytes(),
+        small(0)
+    );
+    // The digest is the canonical value truncated to 128 bits: p - 1 has bits above 2^128.
+    assert_eq!(minus_one.to_digest(), u128::MAX - 5);
+}

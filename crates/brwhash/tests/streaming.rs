@@ -1,0 +1,146 @@
+//! Streaming equals one-shot (SPEC.md 5.11) for every split point, random multi-way splits,
+//! vecHash2L component boundaries, and a finalize in the middle of a message.
+
+use brwhash::{Algorithm, Hasher, Key, Mac};
+use proptest::prelude::*;
+
+fn message(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i * 131 + 7) as u8).collect()
+}
+
+fn key_for(alg: Algorithm, fill: u8) -> Vec<u8> {
+    (0..alg.key_len())
+        .map(|i| fill ^ (i as u8).wrapping_mul(29))
+        .collect()
+}
+
+/// Lengths around every boundary the constructions have: blocks of 15/16/32 bytes, chunks of
+/// 2^w blocks, 2^t prefixes, super-blocks of 2^d - 1 and 31 blocks, the d-Hash switch.
+const LENGTHS: [usize; 6] = [0, 1, 47, 241, 497, 1000];
+
+#[test]
+fn every_split_point() {
+    for alg in Algorithm::all() {
+        let key = Key::new(alg, &key_for(alg, 0x5a)).unwrap();
+        for n in LENGTHS {
+            let msg = message(n);
+            let want = key.hash(&msg);
+            assert_eq!(want, brwhash::hash(alg, &key_for(alg, 0x5a), &msg).unwrap());
+            for split in 0..=n {
+                let mut h = Hasher::new(&key);
+                h.update(&msg[..split])
+                    .unwrap()
+                    .update(&msg[split..])
+                    .unwrap();
+                assert_eq!(h.finalize(), want, "{alg} n={n} split={split}");
+            }
+        }
+    }
+}
+
+#[test]
+fn byte_at_a_time_and_finalize_midway() {
+    for alg in Algorithm::all() {
+        let key = Key::new(alg, &key_for(alg, 0xc3)).unwrap();
+        let msg = message(1100);
+        let mut h = Hasher::new(&key);
+        for (i, b) in msg.iter().enumerate() {
+            if i % 97 == 0 {
+                // finalize does not consume or disturb the state.
+                assert_eq!(h.finalize(), key.hash(&msg[..i]), "{alg} prefix {i}");
+            }
+            h.update(std::slice::from_ref(b)).unwrap();
+        }
+        assert_eq!(h.finalize(), key.hash(&msg), "{alg}");
+    }
+}
+
+#[test]
+fn vector_components_stream() {
+    for alg in [Algorithm::VECHASH2L128, Algorithm::VECHASH2L256] {
+        let key = Key::new(alg, &key_for(alg, 0x11)).unwrap();
+        let comps: Vec<Vec<u8>> = [0usize, 5, 31 * 16, 600, 0, 1]
+            .iter()
+            .map(|&n| message(n))
+            .collect();
+        let refs: Vec<&[u8]> = comps.iter().map(|c| c.as_slice()).collect();
+        let want = key.hash_vector(&refs).unwrap();
+        assert_eq!(
+            want,
+            brwhash::hash_vector(alg, &key_for(alg, 0x11), &refs).unwrap()
+        );
+        for chunk in [1, 3, 32, 1000] {
+            let mut h = Hasher::new(&key);
+            for (i, c) in comps.iter().enumerate() {
+                if i > 0 {
+                    h.next_component().unwrap();
+                }
+                for piece in c.chunks(chunk) {
+                    h.update(piece).unwrap();
+                }
+            }
+            assert_eq!(h.finalize(), want, "{alg} chunk {chunk}");
+        }
+        // A one-component vector is the same through hash() and hash_vector().
+        assert_eq!(key.hash(&comps[3]), key.hash_vector(&[&comps[3]]).unwrap());
+    }
+}
+
+#[test]
+fn all_ones_keys_and_messages() {
+    for alg in Algorithm::all() {
+        let k = vec![0xff; alg.key_len()];
+        let key = Key::new(alg, &k).unwrap();
+        for n in [16, 255, 1000, 4096] {
+            let msg = vec![0xff; n];
+            let mut h = Hasher::new(&key);
+            for piece in msg.chunks(100) {
+                h.update(piece).unwrap();
+            }
+            assert_eq!(
+                h.finalize(),
+                brwhash::hash(alg, &k, &msg).unwrap(),
+                "{alg} {n}"
+            );
+        }
+    }
+}
+
+fn algorithms() -> impl Strategy<Value = Algorithm> {
+    let all = Algorithm::all();
+    (0..all.len()).prop_map(move |i| all[i])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_splits_equal_one_shot(
+        alg in algorithms(),
+        key_seed in any::<u8>(),
+        msg in proptest::collection::vec(any::<u8>(), 0..3000),
+        cuts in proptest::collection::vec(0usize..3000, 0..8),
+    ) {
+        let k = key_for(alg, key_seed);
+        let key = Key::new(alg, &k).unwrap();
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (msg.len() + 1)).collect();
+        cuts.sort();
+        let mut h = Hasher::new(&key);
+        let mut start = 0;
+        for c in cuts.into_iter().chain([msg.len()]) {
+            h.update(&msg[start..c]).unwrap();
+            start = c;
+        }
+        prop_assert_eq!(h.finalize(), brwhash::hash(alg, &k, &msg).unwrap());
+        if let Some(mac_len) = alg.mac_key_len() {
+            let mk: Vec<u8> = (0..mac_len).map(|i| key_seed.wrapping_add(i as u8)).collect();
+            let mac = Mac::new(alg, &mk).unwrap();
+            let mut mh = mac.hasher();
+            for piece in msg.chunks(77) {
+                mh.update(piece).unwrap();
+            }
+            prop_assert_eq!(mh.finalize(), mac.tag(&msg));
+            prop_assert!(mh.verify(mac.tag(&msg).as_ref()));
+        }
+    }
+}
