@@ -34,18 +34,22 @@ pub(crate) struct Powers<F: Field> {
     pub hx: [F; G],
     /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L).
     pub hg: [F; G],
+    /// Entries of `sq` computed (the rest are zero).
+    n_sq: usize,
 }
 
 impl<F: Field> Powers<F> {
     /// Powers of `x`: `n_sq` squarings, and Horner powers of x and of gamma = x^(2^gamma_log).
     pub fn new(x: F, n_sq: usize, gamma_log: Option<usize>) -> Box<Self> {
+        let n_sq = n_sq.clamp(1, SQUARES);
         let mut p = Box::new(Powers {
             sq: [F::ZERO; SQUARES],
             hx: [F::ZERO; G],
             hg: [F::ZERO; G],
+            n_sq,
         });
         p.sq[0] = x;
-        for j in 1..n_sq.clamp(1, SQUARES) {
+        for j in 1..n_sq {
             p.sq[j] = p.sq[j - 1].square();
         }
         fill_powers(&mut p.hx, x);
@@ -70,7 +74,10 @@ fn fill_powers<F: Field>(out: &mut [F; G], base: F) {
 
 impl<F: Field> Drop for Powers<F> {
     fn drop(&mut self) {
-        self.sq.zeroize();
+        // Only the computed squarings hold key material; the rest were never written.
+        for e in &mut self.sq[..self.n_sq] {
+            e.zeroize();
+        }
         self.hx.zeroize();
         self.hg.zeroize();
     }

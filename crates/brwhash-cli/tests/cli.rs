@@ -1,0 +1,1158 @@
+//! End-to-end tests of the `brwhash` binary: output formats, agreement with the library and
+//! the known-answer vectors, and every error path.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use brwhash::{Algorithm, Backend, Key, Mac};
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+use tempfile::TempDir;
+
+const K16: &str = "000102030405060708090a0b0c0d0e0f";
+const K32: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const RFC_KEY: &str = "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b";
+const RFC_MSG: &[u8] = b"Cryptographic Forum Research Group";
+const RFC_TAG: &str = "a8061dc1305136c6c22b8baf0c0127a9";
+
+/// The binary, with `BRWHASH_BACKEND` cleared so the caller's environment cannot interfere.
+fn brwhash() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_brwhash"));
+    cmd.env_remove(brwhash::backend::BACKEND_ENV);
+    cmd
+}
+
+/// SPEC.md section 10: `bytes(i % 256 for i in range(n))`.
+fn msg(n: usize) -> Vec<u8> {
+    (0..n).map(|i| i as u8).collect()
+}
+
+fn alg_named(name: &str) -> Algorithm {
+    name.parse().unwrap()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s).unwrap()
+}
+
+/// A temporary directory with files of the given contents.
+fn dir_with(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = TempDir::new().unwrap();
+    for (name, data) in files {
+        std::fs::write(dir.path().join(name), data).unwrap();
+    }
+    dir
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn digest_hex(alg: &str, key: &str, data: &[u8]) -> String {
+    let alg: Algorithm = alg.parse().unwrap();
+    brwhash::hash(alg, &unhex(key), data).unwrap().to_hex()
+}
+
+// ---------------------------------------------------------------- output formats
+
+#[test]
+fn digest_of_a_file() {
+    let dir = dir_with(&[("m16", &msg(16))]);
+    brwhash()
+        .current_dir(dir.path())
+        .args(["digest", "--alg", "polyHash1305", "--key", K16, "m16"])
+        .assert()
+        .success()
+        .stdout("9218082329daf53b6c468af74d4db545  m16\n")
+        .stderr("");
+}
+
+#[test]
+fn digest_of_stdin_dash_and_no_file() {
+    for extra in [&["-"][..], &[][..]] {
+        brwhash()
+            .args(["digest", "--alg", "polyHash1305", "--key", K16])
+            .args(extra)
+            .write_stdin(msg(16))
+            .assert()
+            .success()
+            .stdout("9218082329daf53b6c468af74d4db545  -\n");
+    }
+}
+
+#[test]
+fn digest_of_two_files_in_order() {
+    let dir = dir_with(&[("a", &msg(225)), ("b", &msg(226))]);
+    brwhash()
+        .current_dir(dir.path())
+        .args(["digest", "--alg", "4-Hash1271", "--key", K16, "b", "a"])
+        .assert()
+        .success()
+        .stdout(
+            "0d1fdf7bcff9c6ad458907abf387431c  b\n\
+             09931e0adb8ab092e58edbabc878f01a  a\n",
+        );
+}
+
+#[test]
+fn file_and_stdin_mixed() {
+    let dir = dir_with(&[("a", b"hello")]);
+    let expected = format!(
+        "{}  a\n{}  -\n",
+        digest_hex("4-decBRWHash1305", K16, b"hello"),
+        digest_hex("4-decBRWHash1305", K16, b"from stdin")
+    );
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "digest",
+            "--alg",
+            "4-decbrwhash1305",
+            "--key",
+            K16,
+            "a",
+            "-",
+        ])
+        .write_stdin("from stdin")
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn vechash2l_files_are_one_vector() {
+    let (a, b, c) = (msg(5), Vec::new(), msg(600));
+    let dir = dir_with(&[("a", &a), ("b", &b), ("c", &c)]);
+    // SPEC.md section 10: vecHash2L128, components (5, 0, 600).
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "digest",
+            "--alg",
+            "vecHash2L128",
+            "--key",
+            K16,
+            "a",
+            "b",
+            "c",
+        ])
+        .assert()
+        .success()
+        .stdout("e721df2e1fee861efd2b81b5921626fa  a b c\n");
+    for (alg, key) in [("vecHash2L128", K16), ("vecHash2L256", K32)] {
+        let algorithm: Algorithm = alg.parse().unwrap();
+        let expected =
+            brwhash::hash_vector(algorithm, &unhex(key), &[&c[..], &a[..], &b[..]]).unwrap();
+        brwhash()
+            .current_dir(dir.path())
+            .args(["digest", "--alg", alg, "--key", key, "c", "a", "b"])
+            .assert()
+            .success()
+            .stdout(format!("{}  c a b\n", expected.to_hex()));
+    }
+}
+
+#[test]
+fn vechash2l_single_component_from_stdin() {
+    let expected = brwhash::hash_vector(Algorithm::VECHASH2L256, &unhex(K32), &[b"xyz"]).unwrap();
+    brwhash()
+        .args(["digest", "--alg", "vechash2l256", "--key", K32])
+        .write_stdin("xyz")
+        .assert()
+        .success()
+        .stdout(format!("{}  -\n", expected.to_hex()));
+}
+
+#[test]
+fn vechash2l_component_count_limits() {
+    let dir = dir_with(&[("e", b"")]);
+    let many = |n: usize| vec!["e"; n];
+    let empties: Vec<&[u8]> = vec![b""; 255];
+    let expected = brwhash::hash_vector(Algorithm::VECHASH2L128, &unhex(K16), &empties).unwrap();
+    brwhash()
+        .current_dir(dir.path())
+        .args(["digest", "--alg", "vecHash2L128", "--key", K16])
+        .args(many(255))
+        .assert()
+        .success()
+        .stdout(format!("{}  {}\n", expected.to_hex(), many(255).join(" ")));
+    brwhash()
+        .current_dir(dir.path())
+        .args(["digest", "--alg", "vecHash2L128", "--key", K16])
+        .args(many(256))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("brwhash: ").and(contains("1 to 255 components, got 256")));
+}
+
+#[test]
+fn vechash2l_missing_component_prints_no_digest() {
+    let dir = dir_with(&[("a", b"1")]);
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "digest",
+            "--alg",
+            "vecHash2L128",
+            "--key",
+            K16,
+            "a",
+            "nope",
+            "a",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("brwhash: nope: "));
+}
+
+// ---------------------------------------------------------------- known answers
+
+#[test]
+fn spec_examples() {
+    let k00_1f = K32;
+    let cases: [(&str, &str, &str, usize, &str); 14] = [
+        (
+            "polyHash1271",
+            "digest",
+            K16,
+            1,
+            "1e000102030405060708090a0b0c0d0e",
+        ),
+        (
+            "polyHash1305",
+            "digest",
+            K16,
+            16,
+            "9218082329daf53b6c468af74d4db545",
+        ),
+        (
+            "BRWHash1305",
+            "digest",
+            K16,
+            1000,
+            "5e05d0a5c0fbe9932b6202ec7e6794a4",
+        ),
+        (
+            "4-BRWHash1271",
+            "digest",
+            K16,
+            255,
+            "2e7ff56d2b96cb1844ed69cb30b2a52e",
+        ),
+        (
+            "4-2LHash1271",
+            "digest",
+            K16,
+            1000,
+            "3c613029029d0b45b31d6e1e7e097a18",
+        ),
+        (
+            "4-Hash1271",
+            "digest",
+            K16,
+            225,
+            "09931e0adb8ab092e58edbabc878f01a",
+        ),
+        (
+            "4-Hash1271",
+            "digest",
+            K16,
+            226,
+            "0d1fdf7bcff9c6ad458907abf387431c",
+        ),
+        (
+            "4-decBRWHash1305",
+            "digest",
+            K16,
+            1000,
+            "39e08fa7d0afa860c3b0ea23d5f89a0c",
+        ),
+        (
+            "8-decBRWHash1271",
+            "digest",
+            K16,
+            4096,
+            "a8931b3a79fc3cb310b610175266ee01",
+        ),
+        (
+            "Hash2L128",
+            "digest",
+            K16,
+            497,
+            "34f5f05fd45bcaf2534adb7156663c47",
+        ),
+        (
+            "Hash2L256",
+            "digest",
+            k00_1f,
+            33,
+            "ca2c07e4930a6291b5ca59c0d72e2fb4711e770560fa0171463a3a2024de4c54",
+        ),
+        (
+            "polyHash1305",
+            "mac",
+            k00_1f,
+            1000,
+            "ecaa2d79f8e517aadd3b498ccb0d7c62",
+        ),
+        (
+            "4-Hash1271",
+            "mac",
+            k00_1f,
+            256,
+            "ff88a3fde9074a618f54c52cc343da0e",
+        ),
+        (
+            "Hash2L128",
+            "mac",
+            k00_1f,
+            17,
+            "850a05a7cd8482a0db64516f01e9d668",
+        ),
+    ];
+    for (alg, mode, key, n, output) in cases {
+        brwhash()
+            .args([mode, "--alg", alg, "--key", key])
+            .write_stdin(msg(n))
+            .assert()
+            .success()
+            .stdout(format!("{output}  -\n"));
+    }
+}
+
+fn kat_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors/kat.json")
+}
+
+/// One case of every (algorithm, mode) pair of kat.json (the longest input), through the
+/// binary: digest or mac, then verify for the mac cases.
+#[test]
+fn kat_json_sample() {
+    let text = std::fs::read_to_string(kat_file()).unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let mut chosen: BTreeMap<(String, String), &Value> = BTreeMap::new();
+    let size = |v: &Value| -> u64 {
+        match v.get("component_lens") {
+            Some(lens) => lens
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .sum(),
+            None => v["msg_len"].as_u64().unwrap(),
+        }
+    };
+    for v in json["vectors"].as_array().unwrap() {
+        let id = (
+            v["algorithm"].as_str().unwrap().to_string(),
+            v["mode"].as_str().unwrap().to_string(),
+        );
+        let entry = chosen.entry(id).or_insert(v);
+        let lens = v
+            .get("component_lens")
+            .map_or(1, |l| l.as_array().unwrap().len());
+        if lens <= 8 && size(v) > size(entry) {
+            *entry = v;
+        }
+    }
+    assert!(chosen.len() >= 50, "{} pairs", chosen.len());
+    for ((alg, mode), v) in &chosen {
+        let fill = v.get("msg_fill").map(|f| f.as_u64().unwrap() as u8);
+        let make = |n: u64| match fill {
+            Some(b) => vec![b; n as usize],
+            None => msg(n as usize),
+        };
+        let components: Vec<Vec<u8>> = match v.get("component_lens") {
+            Some(lens) => lens
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| make(n.as_u64().unwrap()))
+                .collect(),
+            None => vec![make(v["msg_len"].as_u64().unwrap())],
+        };
+        let dir = TempDir::new().unwrap();
+        let mut names = Vec::new();
+        for (i, c) in components.iter().enumerate() {
+            let name = format!("c{i}");
+            std::fs::write(dir.path().join(&name), c).unwrap();
+            names.push(name);
+        }
+        let key = v["key"].as_str().unwrap();
+        let output = v["output"].as_str().unwrap();
+        brwhash()
+            .current_dir(dir.path())
+            .args([mode.as_str(), "--alg", alg, "--key", key])
+            .args(&names)
+            .assert()
+            .success()
+            .stdout(format!("{output}  {}\n", names.join(" ")));
+        if mode == "mac" || alg == "Poly1305" {
+            brwhash()
+                .current_dir(dir.path())
+                .args(["verify", "--alg", alg, "--key", key, "--tag", output])
+                .args(&names)
+                .assert()
+                .success()
+                .stdout(format!("{}: OK\n", names.join(" ")));
+        }
+    }
+}
+
+#[test]
+fn agrees_with_the_library() {
+    let dir = TempDir::new().unwrap();
+    let lens = [0usize, 1, 15, 16, 17, 100, 1000, 70_000, 200_003];
+    let names: Vec<String> = lens.iter().map(|n| format!("m{n}")).collect();
+    for (n, name) in lens.iter().zip(&names) {
+        let data: Vec<u8> = (0..*n).map(|i| (i * 7 + 3) as u8).collect();
+        std::fs::write(dir.path().join(name), data).unwrap();
+    }
+    for alg in Algorithm::all() {
+        let key: Vec<u8> = (0..alg.key_len() as u8)
+            .map(|b| b.wrapping_mul(37) ^ 0x5a)
+            .collect();
+        let out = stdout_of(
+            brwhash()
+                .current_dir(dir.path())
+                .args([
+                    "digest",
+                    "--alg",
+                    &alg.to_string(),
+                    "--key",
+                    &hex::encode(&key),
+                ])
+                .args(&names),
+        );
+        let expected: String = if alg.is_vector() {
+            let data: Vec<Vec<u8>> = names
+                .iter()
+                .map(|n| std::fs::read(dir.path().join(n)).unwrap())
+                .collect();
+            let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+            let d = brwhash::hash_vector(alg, &key, &refs).unwrap();
+            format!("{}  {}\n", d.to_hex(), names.join(" "))
+        } else {
+            names
+                .iter()
+                .map(|n| {
+                    let data = std::fs::read(dir.path().join(n)).unwrap();
+                    let d = brwhash::hash(alg, &key, &data).unwrap();
+                    format!("{}  {n}\n", d.to_hex())
+                })
+                .collect()
+        };
+        assert_eq!(out, expected, "{alg}");
+    }
+}
+
+// ---------------------------------------------------------------- Poly1305
+
+#[test]
+fn rfc8439_poly1305_digest_and_verify() {
+    brwhash()
+        .args(["digest", "--alg", "Poly1305", "--key", RFC_KEY])
+        .write_stdin(RFC_MSG)
+        .assert()
+        .success()
+        .stdout(format!("{RFC_TAG}  -\n"));
+    brwhash()
+        .args([
+            "verify", "--alg", "poly1305", "--key", RFC_KEY, "--tag", RFC_TAG,
+        ])
+        .write_stdin(RFC_MSG)
+        .assert()
+        .code(0)
+        .stdout("-: OK\n");
+    // Upper-case hex is accepted for keys and tags.
+    brwhash()
+        .args([
+            "verify",
+            "--alg",
+            "Poly1305",
+            "--key",
+            &RFC_KEY.to_uppercase(),
+        ])
+        .args(["--tag", &RFC_TAG.to_uppercase()])
+        .write_stdin(RFC_MSG)
+        .assert()
+        .code(0)
+        .stdout("-: OK\n");
+    let mut bad = unhex(RFC_TAG);
+    bad[15] ^= 0x80;
+    brwhash()
+        .args([
+            "verify",
+            "--alg",
+            "Poly1305",
+            "--key",
+            RFC_KEY,
+            "--tag",
+            &hex::encode(bad),
+        ])
+        .write_stdin(RFC_MSG)
+        .assert()
+        .code(1)
+        .stdout("-: FAILED\n");
+}
+
+#[test]
+fn poly1305_has_no_mac_mode() {
+    brwhash()
+        .args(["mac", "--alg", "Poly1305", "--key", RFC_KEY])
+        .write_stdin(RFC_MSG)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            contains("brwhash: ")
+                .and(contains("no MAC mode"))
+                .and(contains("brwhash digest")),
+        );
+}
+
+// ---------------------------------------------------------------- MAC mode and verify
+
+#[test]
+fn mac_mode_matches_the_library() {
+    for (alg, key_len) in [("4-Hash1271", 32), ("Hash2L256", 64), ("3-BRWHash1305", 32)] {
+        let algorithm: Algorithm = alg.parse().unwrap();
+        let key: Vec<u8> = (0..key_len as u8).map(|b| b ^ 0xa5).collect();
+        let expected = brwhash::mac(algorithm, &key, b"attack at dawn").unwrap();
+        brwhash()
+            .args(["mac", "--alg", alg, "--key", &hex::encode(&key)])
+            .write_stdin("attack at dawn")
+            .assert()
+            .success()
+            .stdout(format!("{}  -\n", expected.to_hex()))
+            .stderr("");
+    }
+}
+
+#[test]
+fn mac_of_several_files_warns_about_key_reuse() {
+    let dir = dir_with(&[("a", b"1"), ("b", b"2")]);
+    let mac = Mac::new(Algorithm::POLYHASH1271, &unhex(K32)).unwrap();
+    brwhash()
+        .current_dir(dir.path())
+        .args(["mac", "--alg", "polyHash1271", "--key", K32, "a", "b"])
+        .assert()
+        .success()
+        .stdout(format!(
+            "{}  a\n{}  b\n",
+            mac.tag(b"1").to_hex(),
+            mac.tag(b"2").to_hex()
+        ))
+        .stderr(contains("warning").and(contains("one-time")));
+}
+
+#[test]
+fn vechash2l_mac_and_verify() {
+    let dir = dir_with(&[("a", b"first"), ("b", b"second")]);
+    let key: Vec<u8> = (0..64u8).collect();
+    let mac = Mac::new(Algorithm::VECHASH2L256, &key).unwrap();
+    let tag = mac.tag_vector(&[b"first", b"second"]).unwrap().to_hex();
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "mac",
+            "--alg",
+            "vecHash2L256",
+            "--key",
+            &hex::encode(&key),
+            "a",
+            "b",
+        ])
+        .assert()
+        .success()
+        .stdout(format!("{tag}  a b\n"))
+        .stderr("");
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "verify",
+            "--alg",
+            "vecHash2L256",
+            "--key",
+            &hex::encode(&key),
+        ])
+        .args(["--tag", &tag, "a", "b"])
+        .assert()
+        .code(0)
+        .stdout("a b: OK\n");
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "verify",
+            "--alg",
+            "vecHash2L256",
+            "--key",
+            &hex::encode(&key),
+        ])
+        .args(["--tag", &tag, "b", "a"])
+        .assert()
+        .code(1)
+        .stdout("b a: FAILED\n");
+}
+
+#[test]
+fn verify_ok_failed_and_unreadable() {
+    let dir = dir_with(&[("good", b"message"), ("bad", b"massage")]);
+    let tag = brwhash::mac(alg_named("4-Hash1271"), &unhex(K32), b"message")
+        .unwrap()
+        .to_hex();
+    let verify = |files: &[&str]| {
+        let mut cmd = brwhash();
+        cmd.current_dir(dir.path())
+            .args(["verify", "--alg", "4-Hash1271", "--key", K32, "--tag", &tag])
+            .args(files);
+        cmd
+    };
+    verify(&["good"])
+        .assert()
+        .code(0)
+        .stdout("good: OK\n")
+        .stderr("");
+    verify(&["bad"])
+        .assert()
+        .code(1)
+        .stdout("bad: FAILED\n")
+        .stderr("");
+    verify(&["good", "bad"])
+        .assert()
+        .code(1)
+        .stdout("good: OK\nbad: FAILED\n");
+    verify(&["missing", "bad", "good"])
+        .assert()
+        .code(2)
+        .stdout("missing: FAILED open or read\nbad: FAILED\ngood: OK\n")
+        .stderr(contains("brwhash: missing: "));
+}
+
+#[test]
+fn verify_rejects_bad_tags_before_reading() {
+    for (tag, message) in [
+        ("00", "tags are 16 bytes, got 1 bytes"),
+        (&"00".repeat(32)[..], "tags are 16 bytes, got 32 bytes"),
+        ("0g", "--tag: not valid hex"),
+        ("000", "--tag: not valid hex"),
+    ] {
+        brwhash()
+            .args(["verify", "--alg", "4-Hash1271", "--key", K32, "--tag", tag])
+            .write_stdin("x")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains("brwhash: ").and(contains(message)));
+    }
+}
+
+// ---------------------------------------------------------------- key files
+
+#[test]
+fn key_file_raw_and_hex() {
+    let raw = unhex(K16);
+    let expected = "0d1fdf7bcff9c6ad458907abf387431c  -\n";
+    let cases: [(&str, Vec<u8>); 5] = [
+        ("raw", raw.clone()),
+        ("hex-newline", format!("{K16}\n").into_bytes()),
+        ("hex-plain", K16.as_bytes().to_vec()),
+        (
+            "hex-upper-spaced",
+            format!("  {}\r\n\n", K16.to_uppercase()).into_bytes(),
+        ),
+        ("hex-tab", format!("\t{K16}\t").into_bytes()),
+    ];
+    let dir = TempDir::new().unwrap();
+    for (name, contents) in &cases {
+        std::fs::write(dir.path().join(name), contents).unwrap();
+        brwhash()
+            .current_dir(dir.path())
+            .args(["digest", "--alg", "4-Hash1271", "--key-file", name])
+            .write_stdin(msg(226))
+            .assert()
+            .success()
+            .stdout(expected);
+    }
+    // A raw MAC key (32 bytes) that happens to contain a newline byte and spaces.
+    let mac_key: Vec<u8> = (0..32u8)
+        .map(|i| if i % 3 == 0 { b'\n' } else { b' ' + i })
+        .collect();
+    std::fs::write(dir.path().join("mac-raw"), &mac_key).unwrap();
+    let tag = brwhash::mac(alg_named("4-Hash1271"), &mac_key, b"m").unwrap();
+    brwhash()
+        .current_dir(dir.path())
+        .args(["mac", "--alg", "4-Hash1271", "--key-file", "mac-raw"])
+        .write_stdin("m")
+        .assert()
+        .success()
+        .stdout(format!("{}  -\n", tag.to_hex()));
+}
+
+#[test]
+fn key_file_errors() {
+    let dir = dir_with(&[
+        ("short-raw", &[1u8; 15]),
+        ("inner-space", b"00010203 0405060708090a0b0c0d0e0f\n"),
+        ("hex-15", b"000102030405060708090a0b0c0d0e\n"),
+    ]);
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    for (file, message) in [
+        ("short-raw", "not a raw 16-byte key"),
+        ("inner-space", "not hex text"),
+        ("hex-15", "needs a 16-byte key, got 15 bytes"),
+        ("absent", "key file absent"),
+        ("adir", "key file adir"),
+    ] {
+        brwhash()
+            .current_dir(dir.path())
+            .args(["digest", "--alg", "4-Hash1271", "--key-file", file])
+            .write_stdin("x")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains("brwhash: ").and(contains(message)));
+    }
+}
+
+#[test]
+fn key_file_of_hex_digits_at_the_raw_size_is_raw_with_a_warning() {
+    // 32 hex digits and no newline for a 32-byte MAC key: raw by the rule, but suspicious.
+    let dir = dir_with(&[("k", K16.as_bytes())]);
+    let tag = brwhash::mac(alg_named("polyHash1271"), K16.as_bytes(), b"m").unwrap();
+    brwhash()
+        .current_dir(dir.path())
+        .args(["mac", "--alg", "polyHash1271", "--key-file", "k"])
+        .write_stdin("m")
+        .assert()
+        .success()
+        .stdout(format!("{}  -\n", tag.to_hex()))
+        .stderr(
+            contains("brwhash: warning: key file k").and(contains("hex text of a 16-byte key")),
+        );
+}
+
+#[test]
+fn exactly_one_key_source() {
+    brwhash()
+        .args(["digest", "--alg", "4-Hash1271"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stdout("");
+    brwhash()
+        .args([
+            "digest",
+            "--alg",
+            "4-Hash1271",
+            "--key",
+            K16,
+            "--key-file",
+            "k",
+        ])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stdout("");
+}
+
+// ---------------------------------------------------------------- argument errors
+
+#[test]
+fn argument_errors_exit_2_before_reading() {
+    let dir = dir_with(&[("m", b"data")]);
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["--alg", "4-Hash1271", "--key", "00"],
+            "(digest) needs a 16-byte key, got 1 bytes",
+        ),
+        (
+            &["--alg", "Hash2L256", "--key", K16],
+            "needs a 32-byte key, got 16 bytes",
+        ),
+        (
+            &[
+                "--alg",
+                "4-Hash1271",
+                "--key",
+                "0g0102030405060708090a0b0c0d0e0f",
+            ],
+            "invalid character 'g'",
+        ),
+        (
+            &["--alg", "4-Hash1271", "--key", "000"],
+            "odd number of hex digits",
+        ),
+        (
+            &[
+                "--alg",
+                "4-Hash1271",
+                "--key",
+                "00010203 0405060708090a0b0c0d0e0f",
+            ],
+            "not valid hex",
+        ),
+        (
+            &[
+                "--alg",
+                "4-Hash1271",
+                "--key",
+                "0x000102030405060708090a0b0c0d0e0f",
+            ],
+            "not valid hex",
+        ),
+        (
+            &["--alg", "SHA-256", "--key", K16],
+            "unknown algorithm \"SHA-256\"",
+        ),
+        (
+            &["--alg", "6-Hash1271", "--key", K16],
+            "parameter out of range (d = 2..5)",
+        ),
+        (
+            &["--alg", "17-decBRWHash1305", "--key", K16],
+            "parameter out of range (c = 1..16)",
+        ),
+        (
+            &["--alg", "4-Hash1271", "--key", K16, "--backend", "sse9"],
+            "unknown backend \"sse9\"",
+        ),
+    ];
+    for (args, message) in cases {
+        brwhash()
+            .current_dir(dir.path())
+            .arg("digest")
+            .args(args)
+            .arg("m")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                predicate::str::starts_with("brwhash: ")
+                    .and(contains(message))
+                    .and(predicate::str::is_match("^[^\n]*\n$").unwrap())
+                    .and(contains("panicked").not()),
+            );
+    }
+    // The library's own text for an unknown name.
+    let err = "nope".parse::<Algorithm>().unwrap_err();
+    brwhash()
+        .args(["mac", "--alg", "nope", "--key", K32])
+        .assert()
+        .code(2)
+        .stderr(format!("brwhash: {err}\n"));
+    // MAC mode wants tau || s.
+    brwhash()
+        .args(["mac", "--alg", "polyHash1305", "--key", K16])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "polyHash1305 (mac) needs a 32-byte key, got 16 bytes",
+        ));
+}
+
+#[test]
+fn missing_file_and_directory_do_not_stop_the_others() {
+    let dir = dir_with(&[("a", b"A"), ("b", b"B")]);
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let expected = format!(
+        "{}  a\n{}  b\n",
+        digest_hex("4-Hash1305", K16, b"A"),
+        digest_hex("4-Hash1305", K16, b"B")
+    );
+    brwhash()
+        .current_dir(dir.path())
+        .args([
+            "digest",
+            "--alg",
+            "4-Hash1305",
+            "--key",
+            K16,
+            "a",
+            "missing",
+            "sub",
+            "b",
+        ])
+        .assert()
+        .code(2)
+        .stdout(expected)
+        .stderr(
+            predicate::str::is_match("^brwhash: missing: [^\n]+\nbrwhash: sub: [^\n]+\n$").unwrap(),
+        );
+}
+
+// ---------------------------------------------------------------- backends
+
+#[test]
+fn unknown_backend_is_an_error() {
+    brwhash()
+        .args([
+            "digest",
+            "--alg",
+            "4-Hash1271",
+            "--key",
+            K16,
+            "--backend",
+            "bogus",
+        ])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("brwhash: ").and(contains("unknown backend \"bogus\"")));
+}
+
+#[test]
+fn forced_backends_succeed_or_fail_cleanly() {
+    let alg = alg_named("4-Hash1271");
+    let expected = format!("{}  -\n", digest_hex("4-Hash1271", K16, &msg(1000)));
+    let mac_key = unhex(K32);
+    let expected_tag = format!(
+        "{}  -\n",
+        brwhash::mac(alg, &mac_key, &msg(1000)).unwrap().to_hex()
+    );
+    for backend in Backend::ALL {
+        let runs_here = backend.check(alg).is_ok();
+        assert_eq!(
+            runs_here,
+            Key::with_backend(alg, &unhex(K16), backend).is_ok()
+        );
+        for (mode, key, out) in [("digest", K16, &expected), ("mac", K32, &expected_tag)] {
+            let assert = brwhash()
+                .args([
+                    mode,
+                    "--alg",
+                    "4-Hash1271",
+                    "--key",
+                    key,
+                    "--backend",
+                    backend.name(),
+                ])
+                .write_stdin(msg(1000))
+                .assert();
+            if runs_here {
+                assert.success().stdout(out.clone());
+            } else {
+                assert.code(2).stdout("").stderr(contains(format!(
+                    "backend {} is not available",
+                    backend.name()
+                )));
+            }
+        }
+    }
+    // avx2 in particular (only the portable backend is built so far).
+    let assert = brwhash()
+        .args([
+            "digest",
+            "--alg",
+            "4-Hash1271",
+            "--key",
+            K16,
+            "--backend",
+            "avx2",
+        ])
+        .write_stdin(msg(1000))
+        .assert();
+    if Backend::Avx2.check(alg).is_ok() {
+        assert.success().stdout(expected);
+    } else {
+        assert
+            .code(2)
+            .stderr(contains("brwhash: backend avx2 is not available"));
+    }
+}
+
+#[test]
+fn backend_environment_variable() {
+    let expected = format!("{}  -\n", digest_hex("4-Hash1271", K16, b"env"));
+    brwhash()
+        .env("BRWHASH_BACKEND", "portable")
+        .args(["digest", "--alg", "4-Hash1271", "--key", K16])
+        .write_stdin("env")
+        .assert()
+        .success()
+        .stdout(expected.clone());
+    brwhash()
+        .env("BRWHASH_BACKEND", "bogus")
+        .args(["digest", "--alg", "4-Hash1271", "--key", K16])
+        .write_stdin("env")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("brwhash: BRWHASH_BACKEND").and(contains("unknown backend \"bogus\"")));
+    // --backend wins over the environment.
+    brwhash()
+        .env("BRWHASH_BACKEND", "bogus")
+        .args([
+            "digest",
+            "--alg",
+            "4-Hash1271",
+            "--key",
+            K16,
+            "--backend",
+            "portable",
+        ])
+        .write_stdin("env")
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+// ---------------------------------------------------------------- list
+
+#[test]
+fn list_prints_every_algorithm_and_backend() {
+    let out = stdout_of(brwhash().arg("list"));
+    let first_words: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let algs = Algorithm::all();
+    assert_eq!(algs.len(), 65);
+    for alg in &algs {
+        let name = alg.to_string();
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name.as_str()))
+            .unwrap_or_else(|| panic!("{name} missing from:\n{out}"));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let mac = alg.mac_key_len().map_or("-".to_string(), |n| n.to_string());
+        assert_eq!(
+            cols,
+            [
+                name.as_str(),
+                &alg.key_len().to_string(),
+                &alg.digest_len().to_string(),
+                &mac
+            ],
+            "{line}"
+        );
+    }
+    for b in Backend::ALL {
+        assert!(first_words.contains(&b.name()), "{} missing", b.name());
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{} ", b.name())))
+            .unwrap();
+        let cpu = if b.cpu_supports() { "yes" } else { "no" };
+        assert_eq!(line.split_whitespace().nth(1), Some(cpu), "{line}");
+    }
+    // The default backend (for Poly1305, say) is marked as such.
+    let default = Backend::select(Algorithm::POLY1305, None).unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(&format!("{} ", default.name())))
+        .unwrap();
+    assert!(!line.trim_end().ends_with(" no"), "{line}");
+    // Aligned: every algorithm row has the same length.
+    let widths: Vec<usize> = algs
+        .iter()
+        .map(|a| {
+            out.lines()
+                .find(|l| l.split_whitespace().next() == Some(a.to_string().as_str()))
+                .unwrap()
+                .len()
+        })
+        .collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}");
+}
+
+#[test]
+fn list_reports_a_bad_environment_variable() {
+    brwhash()
+        .env("BRWHASH_BACKEND", "bogus")
+        .arg("list")
+        .assert()
+        .code(2)
+        .stdout(contains("Poly1305"))
+        .stderr(contains("brwhash: BRWHASH_BACKEND"));
+}
+
+// ---------------------------------------------------------------- streaming, pipes, help
+
+#[test]
+fn large_stdin_is_streamed() {
+    let data: Vec<u8> = (0..5_000_003u32).map(|i| (i ^ (i >> 9)) as u8).collect();
+    for alg in ["4-Hash1271", "4-decBRWHash1305", "Hash2L256", "Poly1305"] {
+        let algorithm: Algorithm = alg.parse().unwrap();
+        let key: Vec<u8> = (0..algorithm.key_len() as u8)
+            .map(|b| b.wrapping_mul(11))
+            .collect();
+        let expected = brwhash::hash(algorithm, &key, &data).unwrap();
+        brwhash()
+            .args(["digest", "--alg", alg, "--key", &hex::encode(&key)])
+            .write_stdin(data.clone())
+            .assert()
+            .success()
+            .stdout(format!("{}  -\n", expected.to_hex()));
+    }
+}
+
+#[test]
+fn closed_stdout_does_not_panic() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_brwhash"))
+        .env_remove("BRWHASH_BACKEND")
+        .args(["digest", "--alg", "4-Hash1271", "--key", K16, "-", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the tool writes anything.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(&msg(100_000));
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn help_texts() {
+    brwhash().arg("--help").assert().success().stdout(
+        contains("brwhash list")
+            .and(contains("--key-file"))
+            .and(contains("visible"))
+            .and(contains("4-Hash1271"))
+            .and(contains("vecHash2L"))
+            .and(contains("raw bytes")),
+    );
+    brwhash()
+        .args(["digest", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            contains("<hex digest>  <file>")
+                .and(contains("<file1> <file2> ..."))
+                .and(contains("prefer --key-file")),
+        );
+    brwhash()
+        .args(["mac", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("tau || s").and(contains("Poly1305 has no MAC mode")));
+    brwhash()
+        .args(["verify", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("<file>: OK").and(contains("constant time")));
+    brwhash().assert().code(2);
+    brwhash().arg("frobnicate").assert().code(2);
+}
