@@ -13,7 +13,7 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::process::ExitCode;
 
-use brwhash::{Algorithm, Backend, Digest, Hasher, Key, Mac, MacHasher, MAX_COMPONENTS};
+use brwhash::{Algorithm, Backend, Hasher, Key, Mac, MAX_COMPONENTS};
 use clap::Parser;
 use zeroize::Zeroizing;
 
@@ -65,48 +65,12 @@ enum Keyed {
     Mac(Mac),
 }
 
-/// A streaming computation under a [`Keyed`].
-enum Stream<'k> {
-    Digest(Hasher<'k>),
-    Mac(MacHasher<'k>),
-}
-
 impl Keyed {
-    fn stream(&self) -> Stream<'_> {
+    /// A streaming computation that finishes with the digest, or with the tag in MAC mode.
+    fn stream(&self) -> Hasher<'_> {
         match self {
-            Keyed::Digest(key) => Stream::Digest(Hasher::new(key)),
-            Keyed::Mac(mac) => Stream::Mac(mac.hasher()),
-        }
-    }
-}
-
-impl Stream<'_> {
-    fn update(&mut self, data: &[u8]) -> Result<(), brwhash::Error> {
-        match self {
-            Stream::Digest(h) => h.update(data).map(drop),
-            Stream::Mac(h) => h.update(data).map(drop),
-        }
-    }
-
-    fn next_component(&mut self) -> Result<(), brwhash::Error> {
-        match self {
-            Stream::Digest(h) => h.next_component().map(drop),
-            Stream::Mac(h) => h.next_component().map(drop),
-        }
-    }
-
-    fn finalize(&self) -> Digest {
-        match self {
-            Stream::Digest(h) => h.finalize(),
-            Stream::Mac(h) => h.finalize(),
-        }
-    }
-
-    /// Constant-time comparison of the result with `tag` (the library's, never `==`).
-    fn verify(&self, tag: &[u8]) -> bool {
-        match self {
-            Stream::Digest(h) => h.finalize().ct_eq_bytes(tag),
-            Stream::Mac(h) => h.verify(tag),
+            Keyed::Digest(key) => Hasher::new(key),
+            Keyed::Mac(mac) => mac.hasher(),
         }
     }
 }
@@ -206,6 +170,7 @@ fn run_hash(
             let step = if i > 0 {
                 stream
                     .next_component()
+                    .map(drop)
                     .map_err(|e| format!("{}: {e}", display(name)))
             } else {
                 Ok(())
@@ -244,7 +209,7 @@ fn run_hash(
 fn emit(
     mode: Mode<'_>,
     tag: Option<&[u8]>,
-    stream: &Stream<'_>,
+    stream: &Hasher<'_>,
     ok: bool,
     name: &[u8],
     report: &mut Report,
@@ -268,7 +233,7 @@ fn emit(
 
 /// Streams the file `name` (`-`: standard input) into `stream` in [`CHUNK`]-byte reads.
 /// The error is the whole message line, naming the file.
-fn absorb(stream: &mut Stream<'_>, name: &OsStr, buf: &mut [u8]) -> Result<(), String> {
+fn absorb(stream: &mut Hasher<'_>, name: &OsStr, buf: &mut [u8]) -> Result<(), String> {
     let result = if name == "-" {
         feed(stream, &mut io::stdin().lock(), buf)
     } else {
@@ -280,11 +245,13 @@ fn absorb(stream: &mut Stream<'_>, name: &OsStr, buf: &mut [u8]) -> Result<(), S
     result.map_err(|msg| format!("{}: {msg}", display(name)))
 }
 
-fn feed(stream: &mut Stream<'_>, reader: &mut impl Read, buf: &mut [u8]) -> Result<(), String> {
+fn feed(stream: &mut Hasher<'_>, reader: &mut impl Read, buf: &mut [u8]) -> Result<(), String> {
     loop {
         match reader.read(buf) {
             Ok(0) => return Ok(()),
-            Ok(n) => stream.update(&buf[..n]).map_err(|e| e.to_string())?,
+            Ok(n) => {
+                stream.update(&buf[..n]).map_err(|e| e.to_string())?;
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(io_message(&e)),
         }

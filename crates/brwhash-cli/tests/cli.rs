@@ -26,6 +26,21 @@ fn brwhash() -> Command {
     cmd
 }
 
+/// `brwhash <sub> --alg <alg> --key <key_hex>`: the caller adds the directory, files, further
+/// options and stdin.
+fn keyed(sub: &str, alg: &str, key_hex: &str) -> Command {
+    let mut cmd = brwhash();
+    cmd.args([sub, "--alg", alg, "--key", key_hex]);
+    cmd
+}
+
+/// `brwhash <sub> --alg <alg> --key-file <key_file>`, likewise.
+fn keyed_by_file(sub: &str, alg: &str, key_file: &str) -> Command {
+    let mut cmd = brwhash();
+    cmd.args([sub, "--alg", alg, "--key-file", key_file]);
+    cmd
+}
+
 /// SPEC.md section 10: `bytes(i % 256 for i in range(n))`.
 fn msg(n: usize) -> Vec<u8> {
     (0..n).map(|i| i as u8).collect()
@@ -69,9 +84,9 @@ fn digest_hex(alg: &str, key: &str, data: &[u8]) -> String {
 #[test]
 fn digest_of_a_file() {
     let dir = dir_with(&[("m16", &msg(16))]);
-    brwhash()
+    keyed("digest", "polyHash1305", K16)
         .current_dir(dir.path())
-        .args(["digest", "--alg", "polyHash1305", "--key", K16, "m16"])
+        .arg("m16")
         .assert()
         .success()
         .stdout("9218082329daf53b6c468af74d4db545  m16\n")
@@ -81,8 +96,7 @@ fn digest_of_a_file() {
 #[test]
 fn digest_of_stdin_dash_and_no_file() {
     for extra in [&["-"][..], &[][..]] {
-        brwhash()
-            .args(["digest", "--alg", "polyHash1305", "--key", K16])
+        keyed("digest", "polyHash1305", K16)
             .args(extra)
             .write_stdin(msg(16))
             .assert()
@@ -94,9 +108,9 @@ fn digest_of_stdin_dash_and_no_file() {
 #[test]
 fn digest_of_two_files_in_order() {
     let dir = dir_with(&[("a", &msg(225)), ("b", &msg(226))]);
-    brwhash()
+    keyed("digest", "4-Hash1271", K16)
         .current_dir(dir.path())
-        .args(["digest", "--alg", "4-Hash1271", "--key", K16, "b", "a"])
+        .args(["b", "a"])
         .assert()
         .success()
         .stdout(
@@ -113,17 +127,9 @@ fn file_and_stdin_mixed() {
         digest_hex("4-decBRWHash1305", K16, b"hello"),
         digest_hex("4-decBRWHash1305", K16, b"from stdin")
     );
-    brwhash()
+    keyed("digest", "4-decbrwhash1305", K16)
         .current_dir(dir.path())
-        .args([
-            "digest",
-            "--alg",
-            "4-decbrwhash1305",
-            "--key",
-            K16,
-            "a",
-            "-",
-        ])
+        .args(["a", "-"])
         .write_stdin("from stdin")
         .assert()
         .success()
@@ -135,18 +141,9 @@ fn vechash2l_files_are_one_vector() {
     let (a, b, c) = (msg(5), Vec::new(), msg(600));
     let dir = dir_with(&[("a", &a), ("b", &b), ("c", &c)]);
     // SPEC.md section 10: vecHash2L128, components (5, 0, 600).
-    brwhash()
+    keyed("digest", "vecHash2L128", K16)
         .current_dir(dir.path())
-        .args([
-            "digest",
-            "--alg",
-            "vecHash2L128",
-            "--key",
-            K16,
-            "a",
-            "b",
-            "c",
-        ])
+        .args(["a", "b", "c"])
         .assert()
         .success()
         .stdout("e721df2e1fee861efd2b81b5921626fa  a b c\n");
@@ -154,9 +151,9 @@ fn vechash2l_files_are_one_vector() {
         let algorithm: Algorithm = alg.parse().unwrap();
         let expected =
             brwhash::hash_vector(algorithm, &unhex(key), &[&c[..], &a[..], &b[..]]).unwrap();
-        brwhash()
+        keyed("digest", alg, key)
             .current_dir(dir.path())
-            .args(["digest", "--alg", alg, "--key", key, "c", "a", "b"])
+            .args(["c", "a", "b"])
             .assert()
             .success()
             .stdout(format!("{}  c a b\n", expected.to_hex()));
@@ -166,8 +163,7 @@ fn vechash2l_files_are_one_vector() {
 #[test]
 fn vechash2l_single_component_from_stdin() {
     let expected = brwhash::hash_vector(Algorithm::VECHASH2L256, &unhex(K32), &[b"xyz"]).unwrap();
-    brwhash()
-        .args(["digest", "--alg", "vechash2l256", "--key", K32])
+    keyed("digest", "vechash2l256", K32)
         .write_stdin("xyz")
         .assert()
         .success()
@@ -180,16 +176,14 @@ fn vechash2l_component_count_limits() {
     let many = |n: usize| vec!["e"; n];
     let empties: Vec<&[u8]> = vec![b""; 255];
     let expected = brwhash::hash_vector(Algorithm::VECHASH2L128, &unhex(K16), &empties).unwrap();
-    brwhash()
+    keyed("digest", "vecHash2L128", K16)
         .current_dir(dir.path())
-        .args(["digest", "--alg", "vecHash2L128", "--key", K16])
         .args(many(255))
         .assert()
         .success()
         .stdout(format!("{}  {}\n", expected.to_hex(), many(255).join(" ")));
-    brwhash()
+    keyed("digest", "vecHash2L128", K16)
         .current_dir(dir.path())
-        .args(["digest", "--alg", "vecHash2L128", "--key", K16])
         .args(many(256))
         .assert()
         .code(2)
@@ -200,18 +194,9 @@ fn vechash2l_component_count_limits() {
 #[test]
 fn vechash2l_missing_component_prints_no_digest() {
     let dir = dir_with(&[("a", b"1")]);
-    brwhash()
+    keyed("digest", "vecHash2L128", K16)
         .current_dir(dir.path())
-        .args([
-            "digest",
-            "--alg",
-            "vecHash2L128",
-            "--key",
-            K16,
-            "a",
-            "nope",
-            "a",
-        ])
+        .args(["a", "nope", "a"])
         .assert()
         .code(2)
         .stdout("")
@@ -324,8 +309,7 @@ fn spec_examples() {
         ),
     ];
     for (alg, mode, key, n, output) in cases {
-        brwhash()
-            .args([mode, "--alg", alg, "--key", key])
+        keyed(mode, alg, key)
             .write_stdin(msg(n))
             .assert()
             .success()
@@ -393,17 +377,16 @@ fn kat_json_sample() {
         }
         let key = v["key"].as_str().unwrap();
         let output = v["output"].as_str().unwrap();
-        brwhash()
+        keyed(mode.as_str(), alg, key)
             .current_dir(dir.path())
-            .args([mode.as_str(), "--alg", alg, "--key", key])
             .args(&names)
             .assert()
             .success()
             .stdout(format!("{output}  {}\n", names.join(" ")));
         if mode == "mac" || alg == "Poly1305" {
-            brwhash()
+            keyed("verify", alg, key)
                 .current_dir(dir.path())
-                .args(["verify", "--alg", alg, "--key", key, "--tag", output])
+                .args(["--tag", output])
                 .args(&names)
                 .assert()
                 .success()
@@ -426,15 +409,8 @@ fn agrees_with_the_library() {
             .map(|b| b.wrapping_mul(37) ^ 0x5a)
             .collect();
         let out = stdout_of(
-            brwhash()
+            keyed("digest", &alg.to_string(), &hex::encode(&key))
                 .current_dir(dir.path())
-                .args([
-                    "digest",
-                    "--alg",
-                    &alg.to_string(),
-                    "--key",
-                    &hex::encode(&key),
-                ])
                 .args(&names),
         );
         let expected: String = if alg.is_vector() {
@@ -463,29 +439,19 @@ fn agrees_with_the_library() {
 
 #[test]
 fn rfc8439_poly1305_digest_and_verify() {
-    brwhash()
-        .args(["digest", "--alg", "Poly1305", "--key", RFC_KEY])
+    keyed("digest", "Poly1305", RFC_KEY)
         .write_stdin(RFC_MSG)
         .assert()
         .success()
         .stdout(format!("{RFC_TAG}  -\n"));
-    brwhash()
-        .args([
-            "verify", "--alg", "poly1305", "--key", RFC_KEY, "--tag", RFC_TAG,
-        ])
+    keyed("verify", "poly1305", RFC_KEY)
+        .args(["--tag", RFC_TAG])
         .write_stdin(RFC_MSG)
         .assert()
         .code(0)
         .stdout("-: OK\n");
     // Upper-case hex is accepted for keys and tags.
-    brwhash()
-        .args([
-            "verify",
-            "--alg",
-            "Poly1305",
-            "--key",
-            &RFC_KEY.to_uppercase(),
-        ])
+    keyed("verify", "Poly1305", &RFC_KEY.to_uppercase())
         .args(["--tag", &RFC_TAG.to_uppercase()])
         .write_stdin(RFC_MSG)
         .assert()
@@ -493,16 +459,8 @@ fn rfc8439_poly1305_digest_and_verify() {
         .stdout("-: OK\n");
     let mut bad = unhex(RFC_TAG);
     bad[15] ^= 0x80;
-    brwhash()
-        .args([
-            "verify",
-            "--alg",
-            "Poly1305",
-            "--key",
-            RFC_KEY,
-            "--tag",
-            &hex::encode(bad),
-        ])
+    keyed("verify", "Poly1305", RFC_KEY)
+        .args(["--tag", &hex::encode(bad)])
         .write_stdin(RFC_MSG)
         .assert()
         .code(1)
@@ -511,8 +469,7 @@ fn rfc8439_poly1305_digest_and_verify() {
 
 #[test]
 fn poly1305_has_no_mac_mode() {
-    brwhash()
-        .args(["mac", "--alg", "Poly1305", "--key", RFC_KEY])
+    keyed("mac", "Poly1305", RFC_KEY)
         .write_stdin(RFC_MSG)
         .assert()
         .code(2)
@@ -532,8 +489,7 @@ fn mac_mode_matches_the_library() {
         let algorithm: Algorithm = alg.parse().unwrap();
         let key: Vec<u8> = (0..key_len as u8).map(|b| b ^ 0xa5).collect();
         let expected = brwhash::mac(algorithm, &key, b"attack at dawn").unwrap();
-        brwhash()
-            .args(["mac", "--alg", alg, "--key", &hex::encode(&key)])
+        keyed("mac", alg, &hex::encode(&key))
             .write_stdin("attack at dawn")
             .assert()
             .success()
@@ -546,9 +502,9 @@ fn mac_mode_matches_the_library() {
 fn mac_of_several_files_warns_about_key_reuse() {
     let dir = dir_with(&[("a", b"1"), ("b", b"2")]);
     let mac = Mac::new(Algorithm::POLYHASH1271, &unhex(K32)).unwrap();
-    brwhash()
+    keyed("mac", "polyHash1271", K32)
         .current_dir(dir.path())
-        .args(["mac", "--alg", "polyHash1271", "--key", K32, "a", "b"])
+        .args(["a", "b"])
         .assert()
         .success()
         .stdout(format!(
@@ -565,43 +521,21 @@ fn vechash2l_mac_and_verify() {
     let key: Vec<u8> = (0..64u8).collect();
     let mac = Mac::new(Algorithm::VECHASH2L256, &key).unwrap();
     let tag = mac.tag_vector(&[b"first", b"second"]).unwrap().to_hex();
-    brwhash()
+    keyed("mac", "vecHash2L256", &hex::encode(&key))
         .current_dir(dir.path())
-        .args([
-            "mac",
-            "--alg",
-            "vecHash2L256",
-            "--key",
-            &hex::encode(&key),
-            "a",
-            "b",
-        ])
+        .args(["a", "b"])
         .assert()
         .success()
         .stdout(format!("{tag}  a b\n"))
         .stderr("");
-    brwhash()
+    keyed("verify", "vecHash2L256", &hex::encode(&key))
         .current_dir(dir.path())
-        .args([
-            "verify",
-            "--alg",
-            "vecHash2L256",
-            "--key",
-            &hex::encode(&key),
-        ])
         .args(["--tag", &tag, "a", "b"])
         .assert()
         .code(0)
         .stdout("a b: OK\n");
-    brwhash()
+    keyed("verify", "vecHash2L256", &hex::encode(&key))
         .current_dir(dir.path())
-        .args([
-            "verify",
-            "--alg",
-            "vecHash2L256",
-            "--key",
-            &hex::encode(&key),
-        ])
         .args(["--tag", &tag, "b", "a"])
         .assert()
         .code(1)
@@ -615,9 +549,9 @@ fn verify_ok_failed_and_unreadable() {
         .unwrap()
         .to_hex();
     let verify = |files: &[&str]| {
-        let mut cmd = brwhash();
+        let mut cmd = keyed("verify", "4-Hash1271", K32);
         cmd.current_dir(dir.path())
-            .args(["verify", "--alg", "4-Hash1271", "--key", K32, "--tag", &tag])
+            .args(["--tag", &tag])
             .args(files);
         cmd
     };
@@ -650,8 +584,8 @@ fn verify_rejects_bad_tags_before_reading() {
         ("0g", "--tag: not valid hex"),
         ("000", "--tag: not valid hex"),
     ] {
-        brwhash()
-            .args(["verify", "--alg", "4-Hash1271", "--key", K32, "--tag", tag])
+        keyed("verify", "4-Hash1271", K32)
+            .args(["--tag", tag])
             .write_stdin("x")
             .assert()
             .code(2)
@@ -679,9 +613,8 @@ fn key_file_raw_and_hex() {
     let dir = TempDir::new().unwrap();
     for (name, contents) in &cases {
         std::fs::write(dir.path().join(name), contents).unwrap();
-        brwhash()
+        keyed_by_file("digest", "4-Hash1271", name)
             .current_dir(dir.path())
-            .args(["digest", "--alg", "4-Hash1271", "--key-file", name])
             .write_stdin(msg(226))
             .assert()
             .success()
@@ -693,9 +626,8 @@ fn key_file_raw_and_hex() {
         .collect();
     std::fs::write(dir.path().join("mac-raw"), &mac_key).unwrap();
     let tag = brwhash::mac(alg_named("4-Hash1271"), &mac_key, b"m").unwrap();
-    brwhash()
+    keyed_by_file("mac", "4-Hash1271", "mac-raw")
         .current_dir(dir.path())
-        .args(["mac", "--alg", "4-Hash1271", "--key-file", "mac-raw"])
         .write_stdin("m")
         .assert()
         .success()
@@ -717,9 +649,8 @@ fn key_file_errors() {
         ("absent", "key file absent"),
         ("adir", "key file adir"),
     ] {
-        brwhash()
+        keyed_by_file("digest", "4-Hash1271", file)
             .current_dir(dir.path())
-            .args(["digest", "--alg", "4-Hash1271", "--key-file", file])
             .write_stdin("x")
             .assert()
             .code(2)
@@ -733,9 +664,8 @@ fn key_file_of_hex_digits_at_the_raw_size_is_raw_with_a_warning() {
     // 32 hex digits and no newline for a 32-byte MAC key: raw by the rule, but suspicious.
     let dir = dir_with(&[("k", K16.as_bytes())]);
     let tag = brwhash::mac(alg_named("polyHash1271"), K16.as_bytes(), b"m").unwrap();
-    brwhash()
+    keyed_by_file("mac", "polyHash1271", "k")
         .current_dir(dir.path())
-        .args(["mac", "--alg", "polyHash1271", "--key-file", "k"])
         .write_stdin("m")
         .assert()
         .success()
@@ -753,16 +683,8 @@ fn exactly_one_key_source() {
         .assert()
         .code(2)
         .stdout("");
-    brwhash()
-        .args([
-            "digest",
-            "--alg",
-            "4-Hash1271",
-            "--key",
-            K16,
-            "--key-file",
-            "k",
-        ])
+    keyed("digest", "4-Hash1271", K16)
+        .args(["--key-file", "k"])
         .write_stdin("x")
         .assert()
         .code(2)
@@ -849,14 +771,12 @@ fn argument_errors_exit_2_before_reading() {
     }
     // The library's own text for an unknown name.
     let err = "nope".parse::<Algorithm>().unwrap_err();
-    brwhash()
-        .args(["mac", "--alg", "nope", "--key", K32])
+    keyed("mac", "nope", K32)
         .assert()
         .code(2)
         .stderr(format!("brwhash: {err}\n"));
     // MAC mode wants tau || s.
-    brwhash()
-        .args(["mac", "--alg", "polyHash1305", "--key", K16])
+    keyed("mac", "polyHash1305", K16)
         .write_stdin("x")
         .assert()
         .code(2)
@@ -874,19 +794,9 @@ fn missing_file_and_directory_do_not_stop_the_others() {
         digest_hex("4-Hash1305", K16, b"A"),
         digest_hex("4-Hash1305", K16, b"B")
     );
-    brwhash()
+    keyed("digest", "4-Hash1305", K16)
         .current_dir(dir.path())
-        .args([
-            "digest",
-            "--alg",
-            "4-Hash1305",
-            "--key",
-            K16,
-            "a",
-            "missing",
-            "sub",
-            "b",
-        ])
+        .args(["a", "missing", "sub", "b"])
         .assert()
         .code(2)
         .stdout(expected)
@@ -899,16 +809,8 @@ fn missing_file_and_directory_do_not_stop_the_others() {
 
 #[test]
 fn unknown_backend_is_an_error() {
-    brwhash()
-        .args([
-            "digest",
-            "--alg",
-            "4-Hash1271",
-            "--key",
-            K16,
-            "--backend",
-            "bogus",
-        ])
+    keyed("digest", "4-Hash1271", K16)
+        .args(["--backend", "bogus"])
         .write_stdin("x")
         .assert()
         .code(2)
@@ -932,16 +834,8 @@ fn forced_backends_succeed_or_fail_cleanly() {
             Key::with_backend(alg, &unhex(K16), backend).is_ok()
         );
         for (mode, key, out) in [("digest", K16, &expected), ("mac", K32, &expected_tag)] {
-            let assert = brwhash()
-                .args([
-                    mode,
-                    "--alg",
-                    "4-Hash1271",
-                    "--key",
-                    key,
-                    "--backend",
-                    backend.name(),
-                ])
+            let assert = keyed(mode, "4-Hash1271", key)
+                .args(["--backend", backend.name()])
                 .write_stdin(msg(1000))
                 .assert();
             if runs_here {
@@ -955,16 +849,8 @@ fn forced_backends_succeed_or_fail_cleanly() {
         }
     }
     // avx2 in particular (only the portable backend is built so far).
-    let assert = brwhash()
-        .args([
-            "digest",
-            "--alg",
-            "4-Hash1271",
-            "--key",
-            K16,
-            "--backend",
-            "avx2",
-        ])
+    let assert = keyed("digest", "4-Hash1271", K16)
+        .args(["--backend", "avx2"])
         .write_stdin(msg(1000))
         .assert();
     if Backend::Avx2.check(alg).is_ok() {
@@ -979,33 +865,23 @@ fn forced_backends_succeed_or_fail_cleanly() {
 #[test]
 fn backend_environment_variable() {
     let expected = format!("{}  -\n", digest_hex("4-Hash1271", K16, b"env"));
-    brwhash()
+    keyed("digest", "4-Hash1271", K16)
         .env("BRWHASH_BACKEND", "portable")
-        .args(["digest", "--alg", "4-Hash1271", "--key", K16])
         .write_stdin("env")
         .assert()
         .success()
         .stdout(expected.clone());
-    brwhash()
+    keyed("digest", "4-Hash1271", K16)
         .env("BRWHASH_BACKEND", "bogus")
-        .args(["digest", "--alg", "4-Hash1271", "--key", K16])
         .write_stdin("env")
         .assert()
         .code(2)
         .stdout("")
         .stderr(contains("brwhash: BRWHASH_BACKEND").and(contains("unknown backend \"bogus\"")));
     // --backend wins over the environment.
-    brwhash()
+    keyed("digest", "4-Hash1271", K16)
         .env("BRWHASH_BACKEND", "bogus")
-        .args([
-            "digest",
-            "--alg",
-            "4-Hash1271",
-            "--key",
-            K16,
-            "--backend",
-            "portable",
-        ])
+        .args(["--backend", "portable"])
         .write_stdin("env")
         .assert()
         .success()
@@ -1093,8 +969,7 @@ fn large_stdin_is_streamed() {
             .map(|b| b.wrapping_mul(11))
             .collect();
         let expected = brwhash::hash(algorithm, &key, &data).unwrap();
-        brwhash()
-            .args(["digest", "--alg", alg, "--key", &hex::encode(&key)])
+        keyed("digest", alg, &hex::encode(&key))
             .write_stdin(data.clone())
             .assert()
             .success()

@@ -207,10 +207,14 @@ fn prime_state<F: PrimeField>(family: Family) -> PrimeHasher<F> {
 /// assert_eq!(h.finalize(), key.hash(b"hello, world"));
 /// # Ok::<(), brwhash::Error>(())
 /// ```
+///
+/// A hasher made by [`Mac::hasher`](crate::Mac::hasher) finishes with the MAC tag instead.
 #[derive(Clone)]
 pub struct Hasher<'k> {
     key: &'k Key,
     state: State<'k>,
+    /// MAC mode: the key half s added to (or XORed into) the digest at the end.
+    mac_s: Option<&'k [u8; 32]>,
 }
 
 impl<'k> Hasher<'k> {
@@ -223,7 +227,19 @@ impl<'k> Hasher<'k> {
             Material::G128(p) => State::G128(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
         };
-        Hasher { key, state }
+        Hasher {
+            key,
+            state,
+            mac_s: None,
+        }
+    }
+
+    /// MAC mode: finish with the tag under s.
+    pub(crate) fn with_mac_key(key: &'k Key, s: &'k [u8; 32]) -> Hasher<'k> {
+        Hasher {
+            mac_s: Some(s),
+            ..Hasher::new(key)
+        }
     }
 
     /// Bytes of the message (for vecHash2L: of the current component) so far.
@@ -280,8 +296,23 @@ impl<'k> Hasher<'k> {
         Ok(self)
     }
 
-    /// The digest of everything absorbed; the hasher can go on absorbing afterwards.
+    /// The digest (in MAC mode: the tag) of everything absorbed; the hasher can go on
+    /// absorbing afterwards.
     pub fn finalize(&self) -> Digest {
+        let digest = self.digest();
+        match self.mac_s {
+            Some(s) => crate::mac::mac_tag(self.key.alg, digest, s),
+            None => digest,
+        }
+    }
+
+    /// Whether `expected` equals [`finalize`](Hasher::finalize)'s output, compared in
+    /// constant time (false for a wrong length). For MAC tags, and for Poly1305's tag.
+    pub fn verify(&self, expected: &[u8]) -> bool {
+        self.finalize().ct_eq_bytes(expected)
+    }
+
+    fn digest(&self) -> Digest {
         let vector = self.key.alg.is_vector();
         match self.state.clone() {
             State::P1271(p, h) => prime_digest(h.finish(p), None),

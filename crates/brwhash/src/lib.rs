@@ -60,7 +60,7 @@ pub use backend::Backend;
 pub use digest::{Digest, Tag};
 pub use error::Error;
 pub use key::{Hasher, Key, MAX_COMPONENTS, MAX_MESSAGE_BYTES};
-pub use mac::{Mac, MacHasher};
+pub use mac::Mac;
 
 /// One-shot digest of `msg` under `key` (for vecHash2L: of the one-component vector `(msg)`).
 /// Key powers are computed for this message's length only.

@@ -84,37 +84,40 @@ impl Mac {
             .is_ok_and(|t| t.ct_eq_bytes(tag))
     }
 
-    /// A streaming MAC computation.
-    pub fn hasher(&self) -> MacHasher<'_> {
-        MacHasher {
-            mac: self,
-            inner: Hasher::new(&self.key),
-        }
+    /// A streaming MAC computation: a [`Hasher`] whose `finalize` gives the tag and whose
+    /// `verify` checks one.
+    pub fn hasher(&self) -> Hasher<'_> {
+        Hasher::with_mac_key(&self.key, &self.s)
     }
 
-    /// tag = (digest + (s mod 2^mu)) mod 2^mu for the primes, digest XOR s for binary fields.
     fn finish(&self, digest: Digest) -> Tag {
-        let d = digest.as_bytes();
-        match self.key.algorithm().prime() {
-            Some(prime) => {
-                let mu_mask = match prime {
-                    Prime::P1271 => (1u128 << 126) - 1,
-                    Prime::P1305 => u128::MAX,
-                };
-                let dv = u128::from_le_bytes(d.try_into().expect("16-byte prime digest"));
-                let mut s = [0u8; 16];
-                s.copy_from_slice(&self.s[..16]);
-                let sv = u128::from_le_bytes(s) & mu_mask;
-                s.zeroize();
-                Digest::new(&(dv.wrapping_add(sv) & mu_mask).to_le_bytes())
+        mac_tag(self.key.algorithm(), digest, &self.s)
+    }
+}
+
+/// tag = (digest + (s mod 2^mu)) mod 2^mu for the primes, digest XOR s for binary fields.
+pub(crate) fn mac_tag(alg: Algorithm, digest: Digest, s: &[u8; 32]) -> Tag {
+    let d = digest.as_bytes();
+    match alg.prime() {
+        Some(prime) => {
+            let mu_mask = match prime {
+                Prime::P1271 => (1u128 << 126) - 1,
+                Prime::P1305 => u128::MAX,
+            };
+            let mut dv = [0u8; 16];
+            dv.copy_from_slice(&d[..16]);
+            let mut sv = [0u8; 16];
+            sv.copy_from_slice(&s[..16]);
+            let tag = u128::from_le_bytes(dv).wrapping_add(u128::from_le_bytes(sv) & mu_mask);
+            sv.zeroize();
+            Digest::new(&(tag & mu_mask).to_le_bytes())
+        }
+        None => {
+            let mut t = [0u8; 32];
+            for (i, b) in d.iter().enumerate() {
+                t[i] = b ^ s[i];
             }
-            None => {
-                let mut t = [0u8; 32];
-                for (i, b) in d.iter().enumerate() {
-                    t[i] = b ^ self.s[i];
-                }
-                Digest::new(&t[..d.len()])
-            }
+            Digest::new(&t[..d.len()])
         }
     }
 }
@@ -130,36 +133,5 @@ impl core::fmt::Debug for Mac {
         f.debug_struct("Mac")
             .field("key", &self.key)
             .finish_non_exhaustive()
-    }
-}
-
-/// Streaming MAC: the [`Hasher`] API, finishing with a tag.
-#[derive(Clone)]
-pub struct MacHasher<'m> {
-    mac: &'m Mac,
-    inner: Hasher<'m>,
-}
-
-impl MacHasher<'_> {
-    /// See [`Hasher::update`].
-    pub fn update(&mut self, data: &[u8]) -> Result<&mut Self, Error> {
-        self.inner.update(data)?;
-        Ok(self)
-    }
-
-    /// See [`Hasher::next_component`].
-    pub fn next_component(&mut self) -> Result<&mut Self, Error> {
-        self.inner.next_component()?;
-        Ok(self)
-    }
-
-    /// The tag of everything absorbed.
-    pub fn finalize(&self) -> Tag {
-        self.mac.finish(self.inner.finalize())
-    }
-
-    /// Constant-time check of `tag` against the tag of everything absorbed.
-    pub fn verify(&self, tag: &[u8]) -> bool {
-        self.finalize().ct_eq_bytes(tag)
     }
 }

@@ -22,31 +22,25 @@ fn compute_one_shot(k: &Kat) -> Vec<u8> {
 
 fn compute_streaming(k: &Kat, chunk: usize) -> Vec<u8> {
     let alg: Algorithm = k.algorithm.parse().unwrap();
-    if k.mac {
-        let mac = Mac::new(alg, &k.key).unwrap();
-        let mut h = mac.hasher();
-        for (i, c) in k.components.iter().enumerate() {
-            if i > 0 {
-                h.next_component().unwrap();
-            }
-            for piece in c.chunks(chunk) {
-                h.update(piece).unwrap();
-            }
-        }
-        h.finalize().as_ref().to_vec()
+    // Keep the key objects alive for the hasher; MAC mode finishes with the tag.
+    let (key, mac);
+    let mut h = if k.mac {
+        mac = Mac::new(alg, &k.key).unwrap();
+        mac.hasher()
     } else {
-        let key = Key::new(alg, &k.key).unwrap();
-        let mut h = Hasher::new(&key);
-        for (i, c) in k.components.iter().enumerate() {
-            if i > 0 {
-                h.next_component().unwrap();
-            }
-            for piece in c.chunks(chunk) {
-                h.update(piece).unwrap();
-            }
+        key = Key::new(alg, &k.key).unwrap();
+        Hasher::new(&key)
+    };
+    for (i, c) in k.components.iter().enumerate() {
+        if i > 0 {
+            h.next_component().unwrap();
         }
-        h.finalize().as_ref().to_vec()
+        for piece in c.chunks(chunk) {
+            h.update(piece).unwrap();
+        }
     }
+    assert!(h.verify(&k.output) == (h.finalize().as_ref() == k.output));
+    h.finalize().as_ref().to_vec()
 }
 
 #[test]

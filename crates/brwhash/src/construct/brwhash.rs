@@ -2,8 +2,8 @@
 //! x * Poly(x; BRW value, the l mod 2^t remaining blocks, L). (BRWHash, 5.4, is the stack
 //! BRW evaluator plus two multiplications, in `construct::PrimeHasher::finish`.)
 
-use super::{Powers, W};
-use crate::eval::{Brw, Horner};
+use super::{horner_tail, Powers, W};
+use crate::eval::Brw;
 use crate::field::Field;
 
 #[derive(Clone)]
@@ -38,12 +38,6 @@ impl<F: Field> TBrw<F> {
     }
 
     pub fn finish(self, p: &Powers<F>, length: F) -> F {
-        let mut h = Horner::default();
-        h.push(&p.hx, self.brw.finish(&p.sq));
-        for &m in &self.pending[..self.n] {
-            h.push(&p.hx, m);
-        }
-        h.push(&p.hx, length);
-        p.x().mul(h.finish(&p.hx))
+        horner_tail(p, self.brw.finish(&p.sq), &self.pending[..self.n], length)
     }
 }

@@ -13,7 +13,7 @@ mod twolevel;
 
 pub(crate) use hash2l::BinHasher;
 
-use crate::eval::{Brw, G, SQUARES};
+use crate::eval::{Brw, Horner, G, SQUARES};
 use crate::field::{Field, PrimeField};
 use brwhash::TBrw;
 use decbrw::DecBrw;
@@ -230,6 +230,15 @@ impl<F: PrimeField> Kind<F> {
             Kind::Dec(h) => h.absorb(p, pad2()),
         }
     }
+}
+
+/// x * Poly(x; first, rest..., length): the Horner tail of t-BRWHash and d-2LHash.
+fn horner_tail<F: Field>(p: &Powers<F>, first: F, rest: &[F], length: F) -> F {
+    let mut h = Horner::default();
+    for &m in [first].iter().chain(rest).chain([&length]) {
+        h.push(&p.hx, m);
+    }
+    p.x().mul(h.finish(&p.hx))
 }
 
 /// Number of squarings x^(2^j) a message of `max_len` bytes in `block`-byte blocks needs:

@@ -5,7 +5,7 @@
 //! x * Poly(x; that value, the blocks of the final partial super-block, L).
 
 use super::polyhash::PolyHash;
-use super::Powers;
+use super::{horner_tail, Powers};
 use crate::eval::{brw_short, Horner};
 use crate::field::{Field, PrimeField};
 
@@ -39,13 +39,7 @@ impl<F: Field> TwoL<F> {
     }
 
     pub fn finish(self, p: &Powers<F>, length: F) -> F {
-        let mut h = Horner::default();
-        h.push(&p.hx, self.outer.finish(&p.hg));
-        for &m in &self.sb[..self.n] {
-            h.push(&p.hx, m);
-        }
-        h.push(&p.hx, length);
-        p.x().mul(h.finish(&p.hx))
+        horner_tail(p, self.outer.finish(&p.hg), &self.sb[..self.n], length)
     }
 }
 
