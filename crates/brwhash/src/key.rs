@@ -3,6 +3,7 @@
 use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
+use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
@@ -183,8 +184,11 @@ enum State<'k> {
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
-fn prime_state<F: PrimeField>(family: Family) -> PrimeHasher<F> {
-    match family {
+fn prime_state<F: SimdPrime>(alg: Algorithm, backend: Backend) -> PrimeHasher<F> {
+    if let Some(state) = SimdState::new(alg, backend) {
+        return PrimeHasher::simd(state);
+    }
+    match alg.family() {
         Family::BrwHash(_) => PrimeHasher::brw(),
         Family::TBrwHash(t, _) => PrimeHasher::t_brw(t),
         Family::TwoLHash(d, _) => PrimeHasher::two_level(d),
@@ -220,10 +224,10 @@ pub struct Hasher<'k> {
 impl<'k> Hasher<'k> {
     /// A new message (or vector of components) under `key`.
     pub fn new(key: &'k Key) -> Hasher<'k> {
-        let family = key.alg.family();
+        let (alg, backend) = (key.alg, key.backend);
         let state = match &key.material {
-            Material::P1271(p) => State::P1271(p, prime_state(family)),
-            Material::P1305(p) => State::P1305(p, prime_state(family)),
+            Material::P1271(p) => State::P1271(p, prime_state(alg, backend)),
+            Material::P1305(p) => State::P1305(p, prime_state(alg, backend)),
             Material::G128(p) => State::G128(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
         };

@@ -13,7 +13,14 @@ use core::fmt;
 use core::str::FromStr;
 use std::sync::OnceLock;
 
+use crate::algorithm::Family;
+use crate::construct::Powers;
+#[cfg(not(target_arch = "x86_64"))]
+use crate::field::PrimeField;
 use crate::{Algorithm, Error};
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 /// The environment variable that forces a backend for every key made without an explicit one.
 pub const BACKEND_ENV: &str = "BRWHASH_BACKEND";
@@ -98,10 +105,16 @@ impl Backend {
         }
     }
 
-    /// Whether this build has code for `alg` on this backend. Only the portable backend
-    /// exists so far; the others arrive with their own kernels.
-    pub fn implements(self, _alg: Algorithm) -> bool {
-        matches!(self, Backend::Portable)
+    /// Whether this build has code for `alg` on this backend.
+    pub fn implements(self, alg: Algorithm) -> bool {
+        match (self, alg.family()) {
+            (Backend::Portable, _) => true,
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx2, Family::DecBrwHash(4, _)) => true,
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx512, Family::DecBrwHash(8, _)) => true,
+            _ => false,
+        }
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -170,5 +183,75 @@ impl FromStr for Backend {
             .copied()
             .find(|b| b.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| Error::UnknownBackend(s.to_string()))
+    }
+}
+
+/// Prime fields with SIMD lane types on this target.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait SimdPrime: x86::X86Lanes {}
+#[cfg(target_arch = "x86_64")]
+impl<F: x86::X86Lanes> SimdPrime for F {}
+
+/// Prime fields with SIMD lane types on this target (none here).
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) trait SimdPrime: PrimeField {}
+#[cfg(not(target_arch = "x86_64"))]
+impl<F: PrimeField> SimdPrime for F {}
+
+/// The state of a prime-field function that a SIMD backend computes as a whole.
+#[derive(Clone)]
+pub(crate) enum SimdState<F: SimdPrime> {
+    /// 4-decBRWHash, AVX2: lane j runs stream j.
+    #[cfg(target_arch = "x86_64")]
+    Avx2Dec(crate::construct::DecLanes<F, F::X4>),
+    /// 8-decBRWHash, AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    Avx512Dec(crate::construct::DecLanes<F, F::X8>),
+    #[doc(hidden)]
+    _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
+}
+
+impl<F: SimdPrime> SimdState<F> {
+    /// The state for `alg` on `backend`, or `None` when the backend has no code for it
+    /// (then the portable code runs: only the portable backend reaches that case, because
+    /// [`Backend::check`] refuses backends that do not implement an algorithm).
+    pub fn new(alg: Algorithm, backend: Backend) -> Option<Self> {
+        match (backend, alg.family()) {
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx2, Family::DecBrwHash(4, _)) => {
+                Some(SimdState::Avx2Dec(Default::default()))
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx512, Family::DecBrwHash(8, _)) => {
+                Some(SimdState::Avx512Dec(Default::default()))
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+        match self {
+            // SAFETY: this state exists only for a key whose backend passed
+            // `Backend::check`, i.e. the CPU has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx2Dec(s) => unsafe { x86::dec_update_avx2(s, p, data) },
+            // SAFETY: as above, for AVX-512F.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx512Dec(s) => unsafe { x86::dec_update_avx512(s, p, data) },
+            SimdState::_Unused(_, never) => match *never {},
+        }
+    }
+
+    pub fn finish(self, p: &Powers<F>) -> F {
+        match self {
+            // SAFETY: as in `update`.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx2Dec(s) => unsafe { x86::dec_finish_avx2(s, p) },
+            // SAFETY: as in `update`.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx512Dec(s) => unsafe { x86::dec_finish_avx512(s, p) },
+            SimdState::_Unused(_, never) => match never {},
+        }
     }
 }

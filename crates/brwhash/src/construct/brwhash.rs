@@ -2,7 +2,7 @@
 //! x * Poly(x; BRW value, the l mod 2^t remaining blocks, L). (BRWHash, 5.4, is the stack
 //! BRW evaluator plus two multiplications, in `construct::PrimeHasher::finish`.)
 
-use super::{horner_tail, Powers, W};
+use super::{horner_tail, Powers, CHUNK};
 use crate::eval::Brw;
 use crate::field::Field;
 
@@ -12,7 +12,7 @@ pub(super) struct TBrw<F: Field> {
     pending: [F; 32],
     n: usize,
     t: u8,
-    brw: Brw<F>,
+    brw: Brw<F, CHUNK>,
 }
 
 impl<F: Field> TBrw<F> {
@@ -21,7 +21,7 @@ impl<F: Field> TBrw<F> {
             pending: [F::ZERO; 32],
             n: 0,
             t,
-            brw: Brw::new(W),
+            brw: Brw::default(),
         }
     }
 

@@ -1,15 +1,22 @@
 //! c-decBRWHash (SPEC.md 5.8, [P0] Construction 3): block j goes to stream j mod c; each
 //! stream is BRW-hashed; the c stream values are combined by Horner in x^D,
 //! D = 2^(floor(lg q) + 1) (D = 1 when L = 0), and the result is x * (x * Q + L).
+//!
+//! [`DecBrw`] runs the streams one block at a time (portable). [`DecLanes`] runs all c streams
+//! at once in the lanes of a SIMD vector type (lane j = stream j, [P0]'s design); SIMD
+//! backends instantiate it with their vector fields and call it from `#[target_feature]`
+//! entry points, which is why everything on its hot path is `#[inline(always)]`.
 
-use super::{Powers, W};
+use core::marker::PhantomData;
+
+use super::{Powers, CHUNK};
 use crate::eval::horner::poly_plain;
-use crate::eval::Brw;
-use crate::field::Field;
+use crate::eval::{Brw, SqTable};
+use crate::field::{Field, PrimeField};
 
 #[derive(Clone)]
 pub(super) struct DecBrw<F: Field> {
-    streams: Vec<Brw<F>>,
+    streams: Vec<Brw<F, CHUNK>>,
     /// The stream that takes the next block.
     next: usize,
 }
@@ -17,7 +24,7 @@ pub(super) struct DecBrw<F: Field> {
 impl<F: Field> DecBrw<F> {
     pub fn new(c: u8) -> Self {
         DecBrw {
-            streams: vec![Brw::new(W); c as usize],
+            streams: vec![Brw::default(); c as usize],
             next: 0,
         }
     }
@@ -39,11 +46,154 @@ impl<F: Field> DecBrw<F> {
                 s.push(&p.sq, F::ZERO);
             }
         }
-        let q = blocks.div_ceil(self.streams.len() as u64);
-        // x^D = sq[bit length of q]; for L = 0 (q = 0) that is sq[0] = x^1, as defined.
-        let x_d = p.sq[(u64::BITS - q.leading_zeros()) as usize];
         let values: Vec<F> = self.streams.iter().map(|s| s.finish(&p.sq)).collect();
-        let x = p.x();
-        x.mul(x.mul(poly_plain(x_d, &values)).add(length))
+        combine(p, &values, blocks, length)
+    }
+}
+
+/// The final step from the c stream values Q_1..Q_c: x * (x * Poly(x^D; Q) + L).
+fn combine<F: Field>(p: &Powers<F>, values: &[F], blocks: u64, length: F) -> F {
+    let q = blocks.div_ceil(values.len() as u64);
+    // x^D = sq[bit length of q]; for L = 0 (q = 0) that is sq[0] = x^1, as defined.
+    let x_d = p.sq[(u64::BITS - q.leading_zeros()) as usize];
+    let x = p.x();
+    x.mul(x.mul(poly_plain(x_d, values)).add(length))
+}
+
+/// W elements of a prime field in the lanes of a SIMD vector.
+///
+/// Values of an implementing type exist only inside code that runs after the backend's CPU
+/// features were detected; see each backend's module documentation.
+pub(crate) trait Lanes<F: PrimeField>: Field {
+    /// Number of lanes: the c of the c-decBRWHash this type runs.
+    const W: usize;
+    /// `x` in every lane.
+    fn splat(x: F) -> Self;
+    /// W consecutive pad2 blocks (exactly `W * F::BLOCK` bytes): lane j = block j.
+    fn load(bytes: &[u8]) -> Self;
+    /// The lanes as scalar elements (`out.len() == W`).
+    fn store(self, out: &mut [F]);
+}
+
+/// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor
+/// x^(2^j) once per chunk.
+struct Splat<'a, F: PrimeField, V: Lanes<F>> {
+    x: V,
+    x2: V,
+    sq: &'a [F],
+}
+
+impl<F: PrimeField, V: Lanes<F>> SqTable<V> for Splat<'_, F, V> {
+    #[inline(always)]
+    fn sq(&self, j: usize) -> V {
+        match j {
+            0 => self.x,
+            1 => self.x2,
+            _ => V::splat(self.sq[j]),
+        }
+    }
+}
+
+/// Largest chunk of 4 vector blocks: c = 16 lanes of 16-byte blocks.
+const MAX_CHUNK_BYTES: usize = 4 * 16 * 16;
+
+/// c-decBRWHash with c = `V::W`, all streams in the lanes of `V`: vector block i holds blocks
+/// c*i+1 .. c*i+c, and the stack BRW algorithm runs lane-wise on chunks of 4 vector blocks.
+#[derive(Clone)]
+pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
+    /// Bytes of an incomplete chunk.
+    buf: [u8; MAX_CHUNK_BYTES],
+    len: usize,
+    /// Message bytes N.
+    n: u64,
+    brw: Brw<V, 4>,
+    _field: PhantomData<F>,
+}
+
+impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
+    fn default() -> Self {
+        DecLanes {
+            buf: [0; MAX_CHUNK_BYTES],
+            len: 0,
+            n: 0,
+            brw: Brw::default(),
+            _field: PhantomData,
+        }
+    }
+}
+
+impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
+    /// Bytes of one vector block and of one chunk (4 vector blocks).
+    const VBLOCK: usize = V::W * F::BLOCK;
+    const CHUNK_BYTES: usize = 4 * Self::VBLOCK;
+
+    #[inline(always)]
+    fn chunk(bytes: &[u8]) -> [V; 4] {
+        let vb = Self::VBLOCK;
+        [
+            V::load(&bytes[..vb]),
+            V::load(&bytes[vb..2 * vb]),
+            V::load(&bytes[2 * vb..3 * vb]),
+            V::load(&bytes[3 * vb..4 * vb]),
+        ]
+    }
+
+    #[inline(always)]
+    fn table<'a>(p: &'a Powers<F>) -> Splat<'a, F, V> {
+        Splat {
+            x: V::splat(p.sq[0]),
+            x2: V::splat(p.sq[1]),
+            sq: &p.sq,
+        }
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+        const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
+        self.n += data.len() as u64;
+        let table = Self::table(p);
+        if self.len > 0 {
+            let take = (Self::CHUNK_BYTES - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < Self::CHUNK_BYTES {
+                return;
+            }
+            let chunk = Self::chunk(&self.buf[..Self::CHUNK_BYTES]);
+            self.brw.push_chunk(&table, &chunk);
+            self.len = 0;
+        }
+        let mut chunks = data.chunks_exact(Self::CHUNK_BYTES);
+        for bytes in &mut chunks {
+            self.brw.push_chunk(&table, &Self::chunk(bytes));
+        }
+        let rest = chunks.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// The value v before `out()`.
+    #[inline(always)]
+    pub fn finish(mut self, p: &Powers<F>) -> F {
+        let table = Self::table(p);
+        // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
+        // and a short last block is le() of its bytes.
+        let vb = Self::VBLOCK;
+        let used = self.len.div_ceil(vb) * vb;
+        self.buf[self.len..used].fill(0);
+        for i in 0..used / vb {
+            let v = V::load(&self.buf[i * vb..(i + 1) * vb]);
+            self.brw.push(&table, v);
+        }
+        let mut values = [F::ZERO; 16];
+        self.brw.finish(&table).store(&mut values[..V::W]);
+        let blocks = self.n.div_ceil(F::BLOCK as u64);
+        combine(
+            p,
+            &values[..V::W],
+            blocks,
+            F::from_u64(self.n.wrapping_mul(8)),
+        )
     }
 }

@@ -11,19 +11,21 @@ mod hash2l;
 mod polyhash;
 mod twolevel;
 
+pub(crate) use decbrw::{DecLanes, Lanes};
 pub(crate) use hash2l::BinHasher;
 
+use crate::backend::{SimdPrime, SimdState};
 use crate::eval::{Brw, Horner, G, SQUARES};
-use crate::field::{Field, PrimeField};
+use crate::field::Field;
 use brwhash::TBrw;
 use decbrw::DecBrw;
 use polyhash::PolyHash;
 use twolevel::{DHash, TwoL};
 use zeroize::Zeroize;
 
-/// Chunk exponent w of the stack BRW algorithm in the portable backend (implementation
-/// parameter; any 2..=5 gives the same output).
-pub(crate) const W: u32 = 4;
+/// Chunk of the stack BRW algorithm in the portable backend: 2^w blocks with w = 4
+/// (implementation parameter; any w = 2..=5 gives the same output).
+pub(crate) const CHUNK: usize = 16;
 
 /// Key powers, computed once per key (or once per one-shot call, only as many as needed).
 #[derive(Clone)]
@@ -128,31 +130,33 @@ impl Drop for Blocks {
 
 /// Which prime-field function, with its per-message state.
 #[derive(Clone)]
-enum Kind<F: Field> {
+enum Kind<F: SimdPrime> {
     Poly(PolyHash<F>),
-    Brw(Brw<F>),
+    Brw(Brw<F, CHUNK>),
     TBrw(TBrw<F>),
     TwoL(TwoL<F>),
     DHash(DHash<F>),
     Dec(DecBrw<F>),
+    /// A SIMD backend's code for the whole function (boxed: its buffers are large).
+    Simd(Box<SimdState<F>>),
 }
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
 /// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
 #[derive(Clone)]
-pub(crate) struct PrimeHasher<F: Field> {
+pub(crate) struct PrimeHasher<F: SimdPrime> {
     blocks: Blocks,
     /// Message bytes N so far.
     n: u64,
     kind: Kind<F>,
 }
 
-impl<F: PrimeField> PrimeHasher<F> {
+impl<F: SimdPrime> PrimeHasher<F> {
     pub fn poly() -> Self {
         Self::with(Kind::Poly(PolyHash::default()))
     }
     pub fn brw() -> Self {
-        Self::with(Kind::Brw(Brw::new(W)))
+        Self::with(Kind::Brw(Brw::default()))
     }
     pub fn t_brw(t: u8) -> Self {
         Self::with(Kind::TBrw(TBrw::new(t)))
@@ -165,6 +169,11 @@ impl<F: PrimeField> PrimeHasher<F> {
     }
     pub fn dec_brw(c: u8) -> Self {
         Self::with(Kind::Dec(DecBrw::new(c)))
+    }
+
+    /// The SIMD backend's state for this function, when `backend` has one.
+    pub fn simd(state: SimdState<F>) -> Self {
+        Self::with(Kind::Simd(Box::new(state)))
     }
 
     fn with(kind: Kind<F>) -> Self {
@@ -189,6 +198,9 @@ impl<F: PrimeField> PrimeHasher<F> {
     pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         self.n += data.len() as u64;
         let Self { blocks, kind, .. } = self;
+        if let Kind::Simd(s) = kind {
+            return s.update(p, data);
+        }
         blocks.feed(F::BLOCK, data, |b| kind.absorb(p, b));
     }
 
@@ -211,11 +223,12 @@ impl<F: PrimeField> PrimeHasher<F> {
             Kind::TwoL(h) => h.finish(p, length),
             Kind::DHash(h) => h.finish(p, length),
             Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
+            Kind::Simd(s) => (*s).finish(p),
         }
     }
 }
 
-impl<F: PrimeField> Kind<F> {
+impl<F: SimdPrime> Kind<F> {
     /// Absorb one block given as bytes: a full block, or the short last one at the end.
     #[inline]
     fn absorb(&mut self, p: &Powers<F>, bytes: &[u8]) {
@@ -228,6 +241,8 @@ impl<F: PrimeField> Kind<F> {
             Kind::TwoL(h) => h.absorb(p, pad2()),
             Kind::DHash(h) => h.absorb(p, bytes),
             Kind::Dec(h) => h.absorb(p, pad2()),
+            // SIMD states take bytes directly (see `update`); they never hold a block here.
+            Kind::Simd(s) => s.update(p, bytes),
         }
     }
 }

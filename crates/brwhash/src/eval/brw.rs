@@ -2,93 +2,126 @@
 //!
 //! `sq[j]` is x^(2^j) throughout (so `sq[0]` is the key x).
 
-use super::MAX_W;
+use super::{SqTable, MAX_W};
 use crate::field::Field;
+
+/// Unreduced BRW(x; M1, M2, M3) and its shorter cases: the leaves of every BRW tree.
+#[inline(always)]
+pub fn ubrw_le3<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+    match ms.len() {
+        0 => F::Wide::default(),
+        1 => ms[0].widen(),
+        2 => F::wide_add(ms[0].mul_wide(sq.sq(0)), ms[1].widen()),
+        _ => F::wide_add(
+            sq.sq(0).add(ms[0]).mul_wide(sq.sq(1).add(ms[1])),
+            ms[2].widen(),
+        ),
+    }
+}
 
 /// Unreduced BRW(x; ms) by straight-line recursion on the block count (the papers'
 /// "unreducedBRW"): a value is reduced only where it is multiplied again. Used for short
 /// sequences (at most 2^MAX_W blocks: a chunk, a super-block); the recursion depth is lg l.
 #[inline]
-pub fn ubrw<F: Field>(sq: &[F], ms: &[F]) -> F::Wide {
+pub fn ubrw<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     debug_assert!(ms.len() <= 1 << MAX_W);
-    match ms.len() {
-        0 => F::Wide::default(),
-        1 => ms[0].widen(),
-        2 => F::wide_add(ms[0].mul_wide(sq[0]), ms[1].widen()),
-        3 => F::wide_add(sq[0].add(ms[0]).mul_wide(sq[1].add(ms[1])), ms[2].widen()),
-        l => {
-            // K = 2^e <= l < 2K: BRW(M_1..M_(K-1)) * (x^K + M_K) + BRW(M_(K+1)..M_l).
-            let e = (usize::BITS - 1 - l.leading_zeros()) as usize;
-            let k = 1 << e;
-            let head = F::reduce(ubrw(sq, &ms[..k - 1])).mul_wide(ms[k - 1].add(sq[e]));
-            F::wide_add(head, ubrw(sq, &ms[k..]))
-        }
+    let l = ms.len();
+    if l <= 3 {
+        return ubrw_le3(sq, ms);
     }
+    // K = 2^e <= l < 2K: BRW(M_1..M_(K-1)) * (x^K + M_K) + BRW(M_(K+1)..M_l).
+    let e = (usize::BITS - 1 - l.leading_zeros()) as usize;
+    let k = 1 << e;
+    let head = F::reduce(ubrw(sq, &ms[..k - 1])).mul_wide(ms[k - 1].add(sq.sq(e)));
+    F::wide_add(head, ubrw(sq, &ms[k..]))
 }
 
 /// BRW(x; ms) of a short sequence (at most 2^MAX_W blocks), reduced.
 #[inline]
-pub fn brw_short<F: Field>(sq: &[F], ms: &[F]) -> F {
+pub fn brw_short<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F {
     F::reduce(ubrw(sq, ms))
 }
 
 /// Streaming BRW(x; M_1, M_2, ...) by the stack algorithm ([P1] Algorithm 1) with chunks of
-/// 2^w blocks: floor(l/2) multiplications, 1 + floor(l/4) reductions, and a stack of at most
-/// lg l - w + 1 unreduced products. w sets only the unrolling; the value is the same for
-/// every w >= 2.
+/// C = 2^w blocks: floor(l/2) multiplications, 1 + floor(l/4) reductions, and a stack of at
+/// most lg l - w + 1 unreduced products. w sets only the unrolling; the value is the same for
+/// every w >= 2. C = 4 (w = 2) is straight-line code, which SIMD backends inline whole.
 #[derive(Clone)]
-pub struct Brw<F: Field> {
-    w: u32,
-    chunk: [F; 1 << MAX_W],
+pub struct Brw<F: Field, const C: usize> {
+    chunk: [F; C],
     n: usize,
     /// Chunks completed so far (i in Algorithm 1).
     i: u64,
     stack: Vec<F::Wide>,
 }
 
-impl<F: Field> Brw<F> {
-    /// A new evaluation with chunk exponent `w` (2..=MAX_W).
-    pub fn new(w: u32) -> Self {
-        assert!(
-            (2..=MAX_W).contains(&w),
-            "chunk exponent w must be 2..={MAX_W}"
-        );
+impl<F: Field, const C: usize> Default for Brw<F, C> {
+    fn default() -> Self {
+        const { assert!(C.is_power_of_two() && C >= 4 && C <= 1 << MAX_W) };
         Brw {
-            w,
-            chunk: [F::ZERO; 1 << MAX_W],
+            chunk: [F::ZERO; C],
             n: 0,
             i: 0,
             stack: Vec::new(),
         }
     }
+}
+
+impl<F: Field, const C: usize> Brw<F, C> {
+    /// w = lg C.
+    const W: usize = C.trailing_zeros() as usize;
 
     /// Absorb the next block. `sq` must hold x^(2^j) for j up to lg of the final block count.
-    #[inline]
-    pub fn push(&mut self, sq: &[F], m: F) {
+    #[inline(always)]
+    pub fn push<P: SqTable<F> + ?Sized>(&mut self, sq: &P, m: F) {
         self.chunk[self.n] = m;
         self.n += 1;
-        if self.n == 1 << self.w {
-            self.end_chunk(sq);
+        if self.n == C {
+            let chunk = self.chunk;
+            self.n = 0;
+            self.push_chunk(sq, &chunk);
         }
     }
 
-    fn end_chunk(&mut self, sq: &[F]) {
-        let c = 1usize << self.w;
+    /// Absorb C blocks at once; only when no partial chunk is pending.
+    #[inline(always)]
+    pub fn push_chunk<P: SqTable<F> + ?Sized>(&mut self, sq: &P, chunk: &[F; C]) {
+        debug_assert_eq!(self.n, 0);
         self.i += 1;
         let k = self.i.trailing_zeros() as usize;
-        // Chunk i closes the 2^k sibling subtrees that end here: add their products first.
-        let mut tmp = ubrw(sq, &self.chunk[..c - 1]);
+        let mut tmp = if C == 4 {
+            ubrw_le3(sq, &chunk[..3])
+        } else {
+            ubrw(sq, &chunk[..C - 1])
+        };
+        // Chunk i closes the k sibling subtrees that end here: add their products first.
         for e in self.stack.drain(self.stack.len() - k..) {
             tmp = F::wide_add(tmp, e);
         }
-        let factor = self.chunk[c - 1].add(sq[self.w as usize + k]);
-        self.stack.push(F::reduce(tmp).mul_wide(factor));
-        self.n = 0;
+        let product = F::reduce(tmp).mul_wide(chunk[C - 1].add(sq.sq(Self::W + k)));
+        // Keep every sum of stack entries within the field's headroom for unreduced values:
+        // entries deep in the stack are stored reduced (same value, small limbs).
+        if self.stack.len() + 2 < F::WIDE_SUM_LIMIT {
+            self.stack.push(product);
+        } else {
+            self.stack.push(F::reduce(product).widen());
+        }
+    }
+
+    /// Whether a partial chunk is pending (then blocks must go through [`push`](Self::push)).
+    #[inline(always)]
+    pub fn mid_chunk(&self) -> bool {
+        self.n != 0
     }
 
     /// BRW of every block pushed so far.
-    pub fn finish(&self, sq: &[F]) -> F {
-        let tail = ubrw(sq, &self.chunk[..self.n]);
+    #[inline(always)]
+    pub fn finish<P: SqTable<F> + ?Sized>(&self, sq: &P) -> F {
+        let tail = if C == 4 {
+            ubrw_le3(sq, &self.chunk[..self.n])
+        } else {
+            ubrw(sq, &self.chunk[..self.n])
+        };
         F::reduce(self.stack.iter().fold(tail, |acc, &e| F::wide_add(acc, e)))
     }
 }

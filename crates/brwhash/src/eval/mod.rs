@@ -7,8 +7,29 @@
 pub mod brw;
 pub mod horner;
 
-pub use brw::{brw_short, Brw};
+pub use brw::{brw_short, ubrw_le3, Brw};
 pub use horner::Horner;
+
+/// Access to the squarings x^(2^j) of a key: a slice of them, or (in SIMD backends) a view
+/// that broadcasts scalar powers into lanes on demand.
+pub trait SqTable<F> {
+    /// x^(2^j).
+    fn sq(&self, j: usize) -> F;
+}
+
+impl<F: Copy> SqTable<F> for [F] {
+    #[inline(always)]
+    fn sq(&self, j: usize) -> F {
+        self[j]
+    }
+}
+
+impl<F: Copy, const N: usize> SqTable<F> for [F; N] {
+    #[inline(always)]
+    fn sq(&self, j: usize) -> F {
+        self[j]
+    }
+}
 
 /// Horner group size g of the portable backend: blocks consumed per reduction.
 pub const G: usize = 8;

@@ -2,7 +2,7 @@
 //! Horner, for every field, every chunk exponent w and every group size.
 
 use super::*;
-use crate::field::{Field, Fp1271, Fp1305, Gf128, Gf256};
+use crate::field::{Canonical, Field, Fp1271, Fp1305, Gf128, Gf256};
 
 struct Rng(u64);
 impl Rng {
@@ -40,23 +40,44 @@ fn squares<F: Field>(x: F) -> Vec<F> {
     sq
 }
 
-fn check<F: Field>(from: impl Fn(u64, u64) -> F) {
+fn stack_brw<F: Field + Canonical, const C: usize>(sq: &[F], ms: &[F]) -> [u8; 32] {
+    let mut e = Brw::<F, C>::default();
+    for &m in ms {
+        e.push(sq, m);
+    }
+    e.finish(sq).to_canonical_bytes()
+}
+
+fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
     let mut r = Rng(0xfeed_beef_1234_5678);
     let x = from(r.next(), r.next());
     let sq = squares(x);
     let blocks: Vec<F> = (0..700).map(|_| from(r.next(), r.next())).collect();
     for l in (0..=300).chain([511, 512, 513, 700]) {
         let want = brw_recursive(x, &blocks[..l]).to_canonical_bytes();
-        for w in 2..=MAX_W {
-            let mut e = Brw::new(w);
-            for &m in &blocks[..l] {
-                e.push(&sq, m);
-            }
-            assert_eq!(e.finish(&sq).to_canonical_bytes(), want, "BRW l={l} w={w}");
-        }
+        assert_eq!(
+            stack_brw::<F, 4>(sq.as_slice(), &blocks[..l]),
+            want,
+            "BRW l={l} w=2"
+        );
+        assert_eq!(
+            stack_brw::<F, 8>(sq.as_slice(), &blocks[..l]),
+            want,
+            "BRW l={l} w=3"
+        );
+        assert_eq!(
+            stack_brw::<F, 16>(sq.as_slice(), &blocks[..l]),
+            want,
+            "BRW l={l} w=4"
+        );
+        assert_eq!(
+            stack_brw::<F, 32>(sq.as_slice(), &blocks[..l]),
+            want,
+            "BRW l={l} w=5"
+        );
         if l <= 1 << MAX_W {
             assert_eq!(
-                brw_short(&sq, &blocks[..l]).to_canonical_bytes(),
+                brw_short(sq.as_slice(), &blocks[..l]).to_canonical_bytes(),
                 want,
                 "ubrw l={l}"
             );
@@ -105,4 +126,47 @@ fn gf128_brw_and_horner() {
 #[test]
 fn gf256_brw_and_horner() {
     check(|a, b| Gf256([(a as u128) << 64 | b as u128, (b as u128) << 64 | a as u128]));
+}
+
+/// Fp1305 with a tiny headroom, so that the stack stores reduced entries early.
+#[derive(Clone, Copy, Default, Debug)]
+struct Tight(Fp1305);
+
+impl zeroize::Zeroize for Tight {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Field for Tight {
+    type Wide = <Fp1305 as Field>::Wide;
+    const ZERO: Self = Tight(Fp1305::ZERO);
+    const WIDE_SUM_LIMIT: usize = 3;
+    fn add(self, rhs: Self) -> Self {
+        Tight(self.0.add(rhs.0))
+    }
+    fn mul_wide(self, rhs: Self) -> Self::Wide {
+        self.0.mul_wide(rhs.0)
+    }
+    fn wide_add(a: Self::Wide, b: Self::Wide) -> Self::Wide {
+        Fp1305::wide_add(a, b)
+    }
+    fn widen(self) -> Self::Wide {
+        self.0.widen()
+    }
+    fn reduce(w: Self::Wide) -> Self {
+        Tight(Fp1305::reduce(w))
+    }
+}
+
+impl Canonical for Tight {
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        self.0.to_canonical_bytes()
+    }
+}
+
+#[test]
+fn headroom_limit_keeps_the_value() {
+    // Stack depth reaches lg(700 / 4) = 7 > 3: deep entries are stored reduced.
+    check(|a, b| Tight(Fp1305([a, b, a >> 61])));
 }

@@ -59,12 +59,6 @@ impl Field for Fp1271 {
         Wide5([a, b, 0, 0, 0])
     }
 
-    fn to_canonical_bytes(self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        out[..16].copy_from_slice(&self.canonical().to_le_bytes());
-        out
-    }
-
     #[inline(always)]
     fn reduce(w: Wide5) -> Self {
         let v = w.0;
@@ -100,5 +94,24 @@ impl PrimeField for Fp1271 {
 
     fn to_digest(self) -> u128 {
         self.canonical() & ((1 << 126) - 1)
+    }
+
+    fn to_u192(self) -> [u64; 3] {
+        [self.0 as u64, (self.0 >> 64) as u64, 0]
+    }
+
+    fn from_u192(v: [u64; 3]) -> Self {
+        // v < 2^131: fold the bits above 2^127 (2^127 = 1 mod p); the sum is below 2^128.
+        let lo = v[0] as u128 | ((v[1] as u128) << 64) & M127;
+        let hi = (v[1] >> 63) as u128 | (v[2] as u128) << 1;
+        Fp1271(lo + hi)
+    }
+}
+
+impl super::Canonical for Fp1271 {
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&self.canonical().to_le_bytes());
+        out
     }
 }

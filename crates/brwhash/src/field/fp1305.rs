@@ -78,14 +78,6 @@ impl Field for Fp1305 {
         Wide5([self.0[0], self.0[1], self.0[2], 0, 0])
     }
 
-    fn to_canonical_bytes(self) -> [u8; 32] {
-        let (lo, hi) = self.canonical();
-        let mut out = [0u8; 32];
-        out[..16].copy_from_slice(&lo.to_le_bytes());
-        out[16..24].copy_from_slice(&hi.to_le_bytes());
-        out
-    }
-
     #[inline(always)]
     fn reduce(w: Wide5) -> Self {
         let v = w.0;
@@ -126,5 +118,24 @@ impl PrimeField for Fp1305 {
 
     fn to_digest(self) -> u128 {
         self.canonical().0
+    }
+
+    fn to_u192(self) -> [u64; 3] {
+        self.0
+    }
+
+    fn from_u192(v: [u64; 3]) -> Self {
+        debug_assert!(v[2] < 8);
+        Fp1305(v)
+    }
+}
+
+impl super::Canonical for Fp1305 {
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let (lo, hi) = self.canonical();
+        let mut out = [0u8; 32];
+        out[..16].copy_from_slice(&lo.to_le_bytes());
+        out[16..24].copy_from_slice(&hi.to_le_bytes());
+        out
     }
 }

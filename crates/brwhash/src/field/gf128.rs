@@ -45,12 +45,6 @@ impl Field for Gf128 {
         (self.0, 0)
     }
 
-    fn to_canonical_bytes(self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        self.write_bytes(&mut out);
-        out
-    }
-
     #[inline(always)]
     fn reduce(w: (u128, u128)) -> Self {
         // hi * x^128 = hi * (x^7 + x^2 + x + 1); its overflow (< 2^7) folds once more.
@@ -75,5 +69,13 @@ impl BinaryField for Gf128 {
 
     fn top_byte(v: u8) -> Self {
         Gf128((v as u128) << 120)
+    }
+}
+
+impl super::Canonical for Gf128 {
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        self.write_bytes(&mut out);
+        out
     }
 }

@@ -66,12 +66,6 @@ impl Field for Gf256 {
         [self.0[0], self.0[1], 0, 0]
     }
 
-    fn to_canonical_bytes(self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        self.write_bytes(&mut out);
-        out
-    }
-
     #[inline(always)]
     fn reduce(w: [u128; 4]) -> Self {
         // hi * x^256 = hi * (x^10 + x^5 + x^2 + 1); the overflow (< 2^10) folds once more.
@@ -100,5 +94,13 @@ impl BinaryField for Gf256 {
 
     fn top_byte(v: u8) -> Self {
         Gf256([0, (v as u128) << 120])
+    }
+}
+
+impl super::Canonical for Gf256 {
+    fn to_canonical_bytes(self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        self.write_bytes(&mut out);
+        out
     }
 }

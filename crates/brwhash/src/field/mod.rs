@@ -25,6 +25,10 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     /// Additive identity.
     const ZERO: Self;
 
+    /// How many values of the size of one product (reduced values count as negligible) may be
+    /// summed unreduced. The scalar fields have at least 2^58; SIMD lanes far fewer.
+    const WIDE_SUM_LIMIT: usize = 1 << 20;
+
     /// Field addition (prime fields: partially reduced; binary fields: XOR).
     fn add(self, rhs: Self) -> Self;
     /// The product, not yet reduced.
@@ -42,15 +46,18 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     fn mul(self, rhs: Self) -> Self {
         Self::reduce(self.mul_wide(rhs))
     }
-    /// The unique representative as 32 little-endian bytes (prime fields: fully reduced
-    /// modulo p). For comparisons in tests and for outputs.
-    fn to_canonical_bytes(self) -> [u8; 32];
-
     /// The reduced square.
     #[inline(always)]
     fn square(self) -> Self {
         self.mul(self)
     }
+}
+
+/// Scalar fields have a unique representative of each element.
+pub trait Canonical {
+    /// The unique representative as 32 little-endian bytes (prime fields: fully reduced
+    /// modulo p). For comparisons in tests.
+    fn to_canonical_bytes(self) -> [u8; 32];
 }
 
 /// The prime fields GF(2^127-1) and GF(2^130-5) with the block format of SPEC.md sections 2-3.
@@ -67,6 +74,10 @@ pub trait PrimeField: Field {
     fn from_key(key: &[u8; 16]) -> Self;
     /// The digest: fully reduced modulo p, then truncated to mu bits, as an integer.
     fn to_digest(self) -> u128;
+    /// The working representative as a 192-bit integer (below 2^131).
+    fn to_u192(self) -> [u64; 3];
+    /// An element from an integer below 2^131 (three little-endian 64-bit words).
+    fn from_u192(v: [u64; 3]) -> Self;
 }
 
 /// The binary fields GF(2^128) and GF(2^256) of SPEC.md section 5.9.

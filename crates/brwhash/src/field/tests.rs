@@ -19,7 +19,7 @@ impl Rng {
 }
 
 /// Random elements in the full working representation (not only canonical values).
-trait Sample: Field {
+trait Sample: Field + Canonical {
     fn sample(r: &mut Rng) -> Self;
 }
 impl Sample for Fp1271 {
@@ -43,7 +43,7 @@ impl Sample for Gf256 {
     }
 }
 
-fn eq<F: Field>(a: F, b: F) -> bool {
+fn eq<F: Field + Canonical>(a: F, b: F) -> bool {
     a.to_canonical_bytes() == b.to_canonical_bytes()
 }
 

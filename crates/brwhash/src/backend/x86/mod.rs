@@ -1,0 +1,69 @@
+//! x86-64 SIMD backends.
+//!
+//! Soundness rule for this module: the vector types here (and their `Field` and `Lanes`
+//! methods, which use intrinsics inside `unsafe` blocks) are only ever created and used inside
+//! the `#[target_feature]` entry points of this module, which callers reach only after
+//! [`Backend::cpu_supports`](super::Backend::cpu_supports) confirmed the features (a key's
+//! backend is checked when the key is made). Everything between an entry point and the
+//! intrinsics is `#[inline(always)]`, so it is compiled with the entry point's features.
+
+mod radix26;
+
+use crate::construct::DecLanes;
+use crate::field::{Fp1271, Fp1305, PrimeField};
+
+pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
+
+/// The lane types of each prime.
+pub(crate) trait X86Lanes: PrimeField {
+    /// AVX2: 4 lanes, radix 2^26.
+    type X4: crate::construct::Lanes<Self>;
+    /// AVX-512F: 8 lanes, radix 2^26.
+    type X8: crate::construct::Lanes<Self>;
+}
+
+impl X86Lanes for Fp1305 {
+    type X4 = Fp1305x4;
+    type X8 = Fp1305x8;
+}
+
+impl X86Lanes for Fp1271 {
+    type X4 = Fp1271x4;
+    type X8 = Fp1271x8;
+}
+
+/// 4-decBRWHash, AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) fn dec_update_avx2<F: X86Lanes>(
+    s: &mut DecLanes<F, F::X4>,
+    p: &crate::construct::Powers<F>,
+    data: &[u8],
+) {
+    s.update(p, data)
+}
+
+#[target_feature(enable = "avx2")]
+pub(crate) fn dec_finish_avx2<F: X86Lanes>(
+    s: DecLanes<F, F::X4>,
+    p: &crate::construct::Powers<F>,
+) -> F {
+    s.finish(p)
+}
+
+/// 8-decBRWHash, AVX-512F.
+#[target_feature(enable = "avx512f")]
+pub(crate) fn dec_update_avx512<F: X86Lanes>(
+    s: &mut DecLanes<F, F::X8>,
+    p: &crate::construct::Powers<F>,
+    data: &[u8],
+) {
+    s.update(p, data)
+}
+
+#[target_feature(enable = "avx512f")]
+pub(crate) fn dec_finish_avx512<F: X86Lanes>(
+    s: DecLanes<F, F::X8>,
+    p: &crate::construct::Powers<F>,
+) -> F {
+    s.finish(p)
+}

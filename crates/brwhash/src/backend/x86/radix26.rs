@@ -1,0 +1,428 @@
+//! GF(2^130 - 5) and GF(2^127 - 1) in radix 2^26, one element per 64-bit lane, five registers
+//! per W elements (IMPLEMENTATION-NOTES 1.2): AVX2 (W = 4) and AVX-512F (W = 8).
+//!
+//! Both primes share the code: a product's limbs at positions 2^(26k), k >= 5, wrap around
+//! with 2^130 = K (mod p), K = 5 for 2^130 - 5 and K = 8 for 2^127 - 1. Elements are kept
+//! with limbs below 2^26 + 2^15 after a reduction; `add` does not carry, and the
+//! constructions add at most two such values before multiplying, so every product term is
+//! below 2^54.2 and one product's 64-bit limb below 21 * 2^54.2 < 2^58.6 (K = 5) or
+//! 33 * 2^54.2 < 2^59.3 (K = 8). `WIDE_SUM_LIMIT` keeps sums below 2^62.
+//!
+//! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound.
+
+use crate::construct::Lanes;
+use crate::field::{Field, Fp1271, Fp1305, PrimeField};
+
+const MASK26: u64 = (1 << 26) - 1;
+
+/// The five radix-2^26 limbs of a value below 2^131 (the top limb takes the extra bits).
+#[inline(always)]
+fn limbs26(v: [u64; 3]) -> [u64; 5] {
+    [
+        v[0] & MASK26,
+        (v[0] >> 26) & MASK26,
+        ((v[0] >> 52) | (v[1] << 12)) & MASK26,
+        (v[1] >> 14) & MASK26,
+        (v[1] >> 40) | (v[2] << 24),
+    ]
+}
+
+/// The value of five limbs of at most 27 bits each, as a 192-bit integer (below 2^131).
+#[inline(always)]
+fn from_limbs26(l: [u64; 5]) -> [u64; 3] {
+    let mut lo = 0u128;
+    let mut top = l[4] >> 24;
+    for (i, part) in [l[0], l[1], l[2], l[3], l[4] & ((1 << 24) - 1)]
+        .into_iter()
+        .enumerate()
+    {
+        let (s, carry) = lo.overflowing_add((part as u128) << (26 * i));
+        lo = s;
+        top += carry as u64;
+    }
+    [lo as u64, (lo >> 64) as u64, top]
+}
+
+macro_rules! radix26_lanes {
+    (
+        $module:ident, $feature:literal, $vec:ident, lanes = $w:literal,
+        add = $add:ident, mul = $mul:ident, and = $and:ident, or = $or:ident,
+        srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
+        loadu = $loadu:expr, storeu = $storeu:expr,
+        load1305 = $load1305:expr
+    ) => {
+        pub(crate) mod $module {
+            use super::*;
+            use core::arch::x86_64::*;
+
+            type V = $vec;
+
+            /// All-zero bits are a valid vector.
+            // SAFETY: the vector type is plain data of the same size as the array.
+            const ZV: V = unsafe { core::mem::transmute::<[u64; $w], V>([0; $w]) };
+
+            // SAFETY (every helper below): see the module documentation of `backend::x86`;
+            // these run only inside entry points compiled with the features they need.
+            #[inline(always)]
+            fn add(a: V, b: V) -> V {
+                unsafe { $add(a, b) }
+            }
+            #[inline(always)]
+            fn mul(a: V, b: V) -> V {
+                unsafe { $mul(a, b) }
+            }
+            #[inline(always)]
+            fn and(a: V, b: V) -> V {
+                unsafe { $and(a, b) }
+            }
+            #[inline(always)]
+            fn or(a: V, b: V) -> V {
+                unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            fn splat64(x: u64) -> V {
+                unsafe { $set1(x as i64) }
+            }
+            #[inline(always)]
+            fn shr26(a: V) -> V {
+                unsafe { $srli::<26>(a) }
+            }
+            #[inline(always)]
+            fn shr52(a: V) -> V {
+                unsafe { $srli::<52>(a) }
+            }
+            #[inline(always)]
+            fn shr14(a: V) -> V {
+                unsafe { $srli::<14>(a) }
+            }
+            #[inline(always)]
+            fn shr40(a: V) -> V {
+                unsafe { $srli::<40>(a) }
+            }
+            #[inline(always)]
+            fn shl12(a: V) -> V {
+                unsafe { $slli::<12>(a) }
+            }
+            #[inline(always)]
+            fn shl2(a: V) -> V {
+                unsafe { $slli::<2>(a) }
+            }
+            #[inline(always)]
+            fn shl3(a: V) -> V {
+                unsafe { $slli::<3>(a) }
+            }
+            #[inline(always)]
+            fn load(words: &[u64; $w]) -> V {
+                // SAFETY: reads exactly the array (unaligned load).
+                unsafe { ($loadu)(words.as_ptr() as *const V) }
+            }
+            #[inline(always)]
+            fn store(v: V) -> [u64; $w] {
+                let mut out = [0u64; $w];
+                // SAFETY: writes exactly the array (unaligned store).
+                unsafe { ($storeu)(out.as_mut_ptr() as *mut V, v) };
+                out
+            }
+
+            /// K * c: 2^130 = K (mod p).
+            #[inline(always)]
+            fn wrap<const K: u64>(c: V) -> V {
+                if K == 5 {
+                    add(c, shl2(c))
+                } else {
+                    shl3(c)
+                }
+            }
+
+            /// The five limbs of W blocks given as their low and high 64-bit words.
+            #[inline(always)]
+            fn split(lo: V, hi: V) -> [V; 5] {
+                let m = splat64(MASK26);
+                [
+                    and(lo, m),
+                    and(shr26(lo), m),
+                    and(or(shr52(lo), shl12(hi)), m),
+                    and(shr14(hi), m),
+                    shr40(hi),
+                ]
+            }
+
+            #[doc = concat!("W = ", $w, " elements of GF(p), radix 2^26, ", $feature, ".")]
+            #[derive(Clone, Copy)]
+            pub(crate) struct L26<const K: u64>([V; 5]);
+
+            /// Unreduced products: five 64-bit limb sums per lane.
+            #[derive(Clone, Copy)]
+            pub(crate) struct Wide([V; 5]);
+
+            impl Default for Wide {
+                fn default() -> Self {
+                    Wide([ZV; 5])
+                }
+            }
+
+            impl<const K: u64> Default for L26<K> {
+                fn default() -> Self {
+                    L26([ZV; 5])
+                }
+            }
+
+            impl<const K: u64> zeroize::Zeroize for L26<K> {
+                fn zeroize(&mut self) {
+                    // SAFETY: `self` is a valid, aligned, exclusive reference.
+                    unsafe { core::ptr::write_volatile(self, L26([ZV; 5])) }
+                }
+            }
+
+            impl<const K: u64> Field for L26<K> {
+                type Wide = Wide;
+                const ZERO: Self = L26([ZV; 5]);
+                const WIDE_SUM_LIMIT: usize = if K == 5 { 10 } else { 6 };
+
+                #[inline(always)]
+                fn add(self, rhs: Self) -> Self {
+                    let (a, b) = (self.0, rhs.0);
+                    L26([
+                        add(a[0], b[0]),
+                        add(a[1], b[1]),
+                        add(a[2], b[2]),
+                        add(a[3], b[3]),
+                        add(a[4], b[4]),
+                    ])
+                }
+
+                #[inline(always)]
+                fn mul_wide(self, rhs: Self) -> Wide {
+                    let [a0, a1, a2, a3, a4] = self.0;
+                    let [b0, b1, b2, b3, b4] = rhs.0;
+                    let (s1, s2, s3, s4) =
+                        (wrap::<K>(b1), wrap::<K>(b2), wrap::<K>(b3), wrap::<K>(b4));
+                    let sum = |t: [V; 5]| add(add(add(t[0], t[1]), add(t[2], t[3])), t[4]);
+                    Wide([
+                        sum([
+                            mul(a0, b0),
+                            mul(a1, s4),
+                            mul(a2, s3),
+                            mul(a3, s2),
+                            mul(a4, s1),
+                        ]),
+                        sum([
+                            mul(a0, b1),
+                            mul(a1, b0),
+                            mul(a2, s4),
+                            mul(a3, s3),
+                            mul(a4, s2),
+                        ]),
+                        sum([
+                            mul(a0, b2),
+                            mul(a1, b1),
+                            mul(a2, b0),
+                            mul(a3, s4),
+                            mul(a4, s3),
+                        ]),
+                        sum([
+                            mul(a0, b3),
+                            mul(a1, b2),
+                            mul(a2, b1),
+                            mul(a3, b0),
+                            mul(a4, s4),
+                        ]),
+                        sum([
+                            mul(a0, b4),
+                            mul(a1, b3),
+                            mul(a2, b2),
+                            mul(a3, b1),
+                            mul(a4, b0),
+                        ]),
+                    ])
+                }
+
+                #[inline(always)]
+                fn wide_add(a: Wide, b: Wide) -> Wide {
+                    let (a, b) = (a.0, b.0);
+                    Wide([
+                        add(a[0], b[0]),
+                        add(a[1], b[1]),
+                        add(a[2], b[2]),
+                        add(a[3], b[3]),
+                        add(a[4], b[4]),
+                    ])
+                }
+
+                #[inline(always)]
+                fn widen(self) -> Wide {
+                    Wide(self.0)
+                }
+
+                #[inline(always)]
+                fn reduce(w: Wide) -> Self {
+                    // Two interleaved carry chains (h0 -> h1 -> h2 -> h3, h3 -> h4 -> h0).
+                    let m = splat64(MASK26);
+                    let [mut h0, mut h1, mut h2, mut h3, mut h4] = w.0;
+                    let c = shr26(h0);
+                    h0 = and(h0, m);
+                    h1 = add(h1, c);
+                    let c = shr26(h3);
+                    h3 = and(h3, m);
+                    h4 = add(h4, c);
+                    let c = shr26(h1);
+                    h1 = and(h1, m);
+                    h2 = add(h2, c);
+                    let c = shr26(h4);
+                    h4 = and(h4, m);
+                    h0 = add(h0, wrap::<K>(c));
+                    let c = shr26(h2);
+                    h2 = and(h2, m);
+                    h3 = add(h3, c);
+                    let c = shr26(h0);
+                    h0 = and(h0, m);
+                    h1 = add(h1, c);
+                    let c = shr26(h3);
+                    h3 = and(h3, m);
+                    h4 = add(h4, c);
+                    L26([h0, h1, h2, h3, h4])
+                }
+            }
+
+            impl<const K: u64> L26<K> {
+                #[inline(always)]
+                fn splat_value(v: [u64; 3]) -> Self {
+                    L26(limbs26(v).map(splat64))
+                }
+
+                /// Lane j as a 192-bit integer below 2^131.
+                #[inline(always)]
+                fn lanes(self) -> [[u64; 3]; $w] {
+                    let l = self.0.map(store);
+                    core::array::from_fn(|j| {
+                        from_limbs26([l[0][j], l[1][j], l[2][j], l[3][j], l[4][j]])
+                    })
+                }
+            }
+
+            /// GF(2^130 - 5), W lanes.
+            pub(crate) type Fp1305xW = L26<5>;
+            /// GF(2^127 - 1), W lanes.
+            pub(crate) type Fp1271xW = L26<8>;
+
+            impl Lanes<Fp1305> for L26<5> {
+                const W: usize = $w;
+
+                #[inline(always)]
+                fn splat(x: Fp1305) -> Self {
+                    Self::splat_value(x.to_u192())
+                }
+
+                #[inline(always)]
+                fn load(bytes: &[u8]) -> Self {
+                    let bytes = &bytes[..16 * $w];
+                    // SAFETY: the slice holds the 16 * W bytes the loads read.
+                    let (lo, hi) = unsafe { ($load1305)(bytes.as_ptr()) };
+                    L26(split(lo, hi))
+                }
+
+                #[inline(always)]
+                fn store(self, out: &mut [Fp1305]) {
+                    for (o, v) in out.iter_mut().zip(self.lanes()) {
+                        *o = Fp1305::from_u192(v);
+                    }
+                }
+            }
+
+            impl Lanes<Fp1271> for L26<8> {
+                const W: usize = $w;
+
+                #[inline(always)]
+                fn splat(x: Fp1271) -> Self {
+                    Self::splat_value(x.to_u192())
+                }
+
+                #[inline(always)]
+                fn load(bytes: &[u8]) -> Self {
+                    // 15-byte blocks straddle lanes: gather each block's two words.
+                    let bytes = &bytes[..15 * $w];
+                    let word =
+                        |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+                    let lo: [u64; $w] = core::array::from_fn(|j| word(15 * j));
+                    let hi: [u64; $w] = core::array::from_fn(|j| word(15 * j + 7) >> 8);
+                    L26(split(load(&lo), load(&hi)))
+                }
+
+                #[inline(always)]
+                fn store(self, out: &mut [Fp1271]) {
+                    for (o, v) in out.iter_mut().zip(self.lanes()) {
+                        *o = Fp1271::from_u192(v);
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// AVX2: the low and high words of 4 consecutive 16-byte blocks.
+#[inline(always)]
+unsafe fn load1305_avx2(
+    p: *const u8,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::*;
+    // a = [b0.lo, b0.hi | b1.lo, b1.hi], b = [b2.lo, b2.hi | b3.lo, b3.hi]
+    let a = _mm256_loadu_si256(p as *const __m256i);
+    let b = _mm256_loadu_si256(p.add(32) as *const __m256i);
+    // unpack gives [b0, b2 | b1, b3]; the permutation restores block order.
+    let lo = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_unpacklo_epi64(a, b));
+    let hi = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_unpackhi_epi64(a, b));
+    (lo, hi)
+}
+
+/// AVX-512F: the low and high words of 8 consecutive 16-byte blocks.
+#[inline(always)]
+unsafe fn load1305_avx512(
+    p: *const u8,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    use core::arch::x86_64::*;
+    let a = _mm512_loadu_si512(p as *const __m512i);
+    let b = _mm512_loadu_si512(p.add(64) as *const __m512i);
+    let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    (
+        _mm512_permutex2var_epi64(a, even, b),
+        _mm512_permutex2var_epi64(a, odd, b),
+    )
+}
+
+radix26_lanes!(
+    avx2,
+    "AVX2",
+    __m256i,
+    lanes = 4,
+    add = _mm256_add_epi64,
+    mul = _mm256_mul_epu32,
+    and = _mm256_and_si256,
+    or = _mm256_or_si256,
+    srli = _mm256_srli_epi64,
+    slli = _mm256_slli_epi64,
+    set1 = _mm256_set1_epi64x,
+    loadu = _mm256_loadu_si256,
+    storeu = _mm256_storeu_si256,
+    load1305 = load1305_avx2
+);
+
+radix26_lanes!(
+    avx512,
+    "AVX-512F",
+    __m512i,
+    lanes = 8,
+    add = _mm512_add_epi64,
+    mul = _mm512_mul_epu32,
+    and = _mm512_and_si512,
+    or = _mm512_or_si512,
+    srli = _mm512_srli_epi64,
+    slli = _mm512_slli_epi64,
+    set1 = _mm512_set1_epi64,
+    loadu = _mm512_loadu_si512,
+    storeu = _mm512_storeu_si512,
+    load1305 = load1305_avx512
+);
+
+pub(crate) use avx2::{Fp1271xW as Fp1271x4, Fp1305xW as Fp1305x4};
+pub(crate) use avx512::{Fp1271xW as Fp1271x8, Fp1305xW as Fp1305x8};

@@ -1,0 +1,183 @@
+//! Every SIMD backend against the portable backend (the executable definition) and the
+//! known answers: every length 0..=2048, random lengths to 1 MiB, keys with all bits set and
+//! with limb boundaries saturated, every streaming split point up to 300 bytes, unaligned
+//! input. Backends this CPU lacks are skipped with a printed reason.
+
+mod common;
+
+use brwhash::{Algorithm, Backend, Hasher, Key};
+
+/// (backend, algorithm) pairs that can run here, other than portable.
+fn simd_pairs() -> Vec<(Backend, Algorithm)> {
+    let mut pairs = Vec::new();
+    for b in Backend::ALL.into_iter().filter(|&b| b != Backend::Portable) {
+        let algs: Vec<Algorithm> = Algorithm::all()
+            .into_iter()
+            .filter(|&a| b.implements(a))
+            .collect();
+        if algs.is_empty() {
+            continue;
+        }
+        if !b.cpu_supports() {
+            println!("skipping backend {b}: this CPU lacks its instructions");
+            continue;
+        }
+        pairs.extend(algs.into_iter().map(|a| (b, a)));
+    }
+    pairs
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Keys that put every limb of a radix-2^26, 2^44 or 2^52 representation at its maximum,
+/// the all-ones key, and random ones.
+fn keys(len: usize, rng: &mut Rng) -> Vec<Vec<u8>> {
+    let mut keys = vec![vec![0xff; len], vec![0x00; len]];
+    for bits in [26u32, 44, 52] {
+        // Alternate saturated and zero limbs: 1s in limbs 0, 2, 4, ...
+        let mut k = vec![0u8; len];
+        for i in 0..8 * len as u32 {
+            if (i / bits) % 2 == 0 {
+                k[(i / 8) as usize] |= 1 << (i % 8);
+            }
+        }
+        keys.push(k);
+    }
+    keys.extend((0..3).map(|_| rng.bytes(len)));
+    keys
+}
+
+fn portable(alg: Algorithm, key: &[u8]) -> Key {
+    Key::with_backend(alg, key, Backend::Portable).unwrap()
+}
+
+#[test]
+fn every_length_to_2048_and_special_keys() {
+    let mut rng = Rng(1);
+    let pairs = simd_pairs();
+    for &(b, alg) in &pairs {
+        for key in keys(alg.key_len(), &mut rng) {
+            let (fast, slow) = (
+                Key::with_backend(alg, &key, b).unwrap(),
+                portable(alg, &key),
+            );
+            assert_eq!(fast.backend(), b);
+            let msg = rng.bytes(2048);
+            let ones = vec![0xff; 2048];
+            for n in 0..=2048 {
+                assert_eq!(
+                    fast.hash(&msg[..n]),
+                    slow.hash(&msg[..n]),
+                    "{b} {alg} n={n}"
+                );
+                assert_eq!(
+                    fast.hash(&ones[..n]),
+                    slow.hash(&ones[..n]),
+                    "{b} {alg} ff n={n}"
+                );
+            }
+        }
+    }
+    println!("{} (backend, algorithm) pairs checked", pairs.len());
+}
+
+#[test]
+fn random_lengths_to_one_mebibyte() {
+    let mut rng = Rng(2);
+    let msg = rng.bytes(1 << 20);
+    for (b, alg) in simd_pairs() {
+        let key = rng.bytes(alg.key_len());
+        let (fast, slow) = (
+            Key::with_backend(alg, &key, b).unwrap(),
+            portable(alg, &key),
+        );
+        let mut lens: Vec<usize> = (0..12).map(|_| (rng.next() % (1 << 20)) as usize).collect();
+        lens.extend([1 << 20, (1 << 20) - 1, 65536, 65537, 4095]);
+        for n in lens {
+            assert_eq!(
+                fast.hash(&msg[..n]),
+                slow.hash(&msg[..n]),
+                "{b} {alg} n={n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn streaming_split_points_and_unaligned_input() {
+    let mut rng = Rng(3);
+    for (b, alg) in simd_pairs() {
+        let key = rng.bytes(alg.key_len());
+        let (fast, slow) = (
+            Key::with_backend(alg, &key, b).unwrap(),
+            portable(alg, &key),
+        );
+        let msg = rng.bytes(300 + 64);
+        for n in 0..=300 {
+            let want = slow.hash(&msg[..n]);
+            for split in 0..=n {
+                let mut h = Hasher::new(&fast);
+                h.update(&msg[..split])
+                    .unwrap()
+                    .update(&msg[split..n])
+                    .unwrap();
+                assert_eq!(h.finalize(), want, "{b} {alg} n={n} split={split}");
+            }
+            // The same bytes at every alignment.
+            for offset in 1..64 {
+                let copy: Vec<u8> = [&msg[..offset], &msg[..n]].concat();
+                assert_eq!(
+                    fast.hash(&copy[offset..]),
+                    want,
+                    "{b} {alg} offset={offset}"
+                );
+            }
+        }
+        // Many small updates across chunk boundaries.
+        let long = rng.bytes(5000);
+        let mut h = Hasher::new(&fast);
+        for piece in long.chunks(37) {
+            h.update(piece).unwrap();
+        }
+        assert_eq!(h.finalize(), slow.hash(&long), "{b} {alg} pieces");
+    }
+}
+
+#[test]
+fn known_answers_on_every_backend() {
+    let mut checked = 0;
+    for file in ["kat.json", "extra.json"] {
+        for k in common::kats(file) {
+            let alg: Algorithm = k.algorithm.parse().unwrap();
+            for b in Backend::ALL {
+                if b.check(alg).is_err() || k.vector {
+                    continue;
+                }
+                let out = if k.mac {
+                    brwhash::Mac::with_backend(alg, &k.key, b)
+                        .unwrap()
+                        .tag(&k.components[0])
+                } else {
+                    Key::with_backend(alg, &k.key, b)
+                        .unwrap()
+                        .hash(&k.components[0])
+                };
+                assert_eq!(out.as_ref(), k.output.as_slice(), "{b} {alg}");
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} known answers checked across backends");
+}
