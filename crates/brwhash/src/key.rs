@@ -3,7 +3,7 @@
 use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
-use crate::backend::{SimdPrime, SimdState};
+use crate::backend::SimdState;
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
@@ -83,13 +83,14 @@ impl Key {
                 poly1305_s.copy_from_slice(&key[16..32]);
                 let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
                 let x = Fp1305::from_key(&r.to_le_bytes());
-                Material::P1305(Powers::new(x, squares_needed(max_len, 16), None))
+                let gamma_log = SimdState::<Fp1305>::gamma_log(alg, backend);
+                Material::P1305(Powers::new(x, squares_needed(max_len, 16), gamma_log))
             }
             family => {
                 let gamma_log = match family {
                     Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
-                    _ => None,
+                    _ => SimdState::<Fp1305>::gamma_log(alg, backend),
                 };
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => Material::P1271(Powers::new(
@@ -134,9 +135,9 @@ impl Key {
 
     /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
     pub fn hash(&self, msg: &[u8]) -> Digest {
-        let mut h = Hasher::new(self);
+        let mut h = Hasher::with_length(self, Some(msg.len() as u64));
         h.absorb(msg);
-        h.finalize()
+        h.into_digest()
     }
 
     /// The vecHash2L digest of `components` (1..=255 of them).
@@ -184,21 +185,6 @@ enum State<'k> {
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
-fn prime_state<F: SimdPrime>(alg: Algorithm, backend: Backend) -> PrimeHasher<F> {
-    if let Some(state) = SimdState::new(alg, backend) {
-        return PrimeHasher::simd(state);
-    }
-    match alg.family() {
-        Family::BrwHash(_) => PrimeHasher::brw(),
-        Family::TBrwHash(t, _) => PrimeHasher::t_brw(t),
-        Family::TwoLHash(d, _) => PrimeHasher::two_level(d),
-        Family::DHash(d, _) => PrimeHasher::d_hash(d),
-        Family::DecBrwHash(c, _) => PrimeHasher::dec_brw(c),
-        // Poly1305 and polyHash (binary-field families never reach here).
-        _ => PrimeHasher::poly(),
-    }
-}
-
 /// Incremental hashing: any split of the input into [`update`](Hasher::update) calls gives
 /// the one-shot digest.
 ///
@@ -224,10 +210,16 @@ pub struct Hasher<'k> {
 impl<'k> Hasher<'k> {
     /// A new message (or vector of components) under `key`.
     pub fn new(key: &'k Key) -> Hasher<'k> {
+        Hasher::with_length(key, None)
+    }
+
+    /// `length`: the message length when known in advance (one-shot), which lets the state
+    /// pick the fastest code for it at once.
+    fn with_length(key: &'k Key, length: Option<u64>) -> Hasher<'k> {
         let (alg, backend) = (key.alg, key.backend);
         let state = match &key.material {
-            Material::P1271(p) => State::P1271(p, prime_state(alg, backend)),
-            Material::P1305(p) => State::P1305(p, prime_state(alg, backend)),
+            Material::P1271(p) => State::P1271(p, PrimeHasher::new(alg, backend, length)),
+            Material::P1305(p) => State::P1305(p, PrimeHasher::new(alg, backend, length)),
             Material::G128(p) => State::G128(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
         };
@@ -303,9 +295,15 @@ impl<'k> Hasher<'k> {
     /// The digest (in MAC mode: the tag) of everything absorbed; the hasher can go on
     /// absorbing afterwards.
     pub fn finalize(&self) -> Digest {
+        self.clone().into_digest()
+    }
+
+    /// `finalize`, consuming the state (no copy).
+    fn into_digest(self) -> Digest {
+        let (mac_s, alg) = (self.mac_s, self.key.alg);
         let digest = self.digest();
-        match self.mac_s {
-            Some(s) => crate::mac::mac_tag(self.key.alg, digest, s),
+        match mac_s {
+            Some(s) => crate::mac::mac_tag(alg, digest, s),
             None => digest,
         }
     }
@@ -316,9 +314,9 @@ impl<'k> Hasher<'k> {
         self.finalize().ct_eq_bytes(expected)
     }
 
-    fn digest(&self) -> Digest {
+    fn digest(self) -> Digest {
         let vector = self.key.alg.is_vector();
-        match self.state.clone() {
+        match self.state {
             State::P1271(p, h) => prime_digest(h.finish(p), None),
             State::P1305(p, h) => {
                 let s = (self.key.alg == Algorithm::POLY1305).then_some(&self.key.poly1305_s);

@@ -145,6 +145,20 @@ fn streaming_split_points_and_unaligned_input() {
                 );
             }
         }
+        // Across the crossover from portable to SIMD code (512 bytes for polyHash): every
+        // split point, so the switch happens inside every possible update.
+        let msg = rng.bytes(1100);
+        for n in [511, 512, 513, 640, 1100] {
+            let want = slow.hash(&msg[..n]);
+            for split in 0..=n {
+                let mut h = Hasher::new(&fast);
+                h.update(&msg[..split])
+                    .unwrap()
+                    .update(&msg[split..n])
+                    .unwrap();
+                assert_eq!(h.finalize(), want, "{b} {alg} n={n} split={split}");
+            }
+        }
         // Many small updates across chunk boundaries.
         let long = rng.bytes(5000);
         let mut h = Hasher::new(&fast);
@@ -180,4 +194,27 @@ fn known_answers_on_every_backend() {
         }
     }
     println!("{checked} known answers checked across backends");
+}
+
+#[test]
+fn rfc8439_on_every_poly1305_backend() {
+    let v = common::load("poly1305_rfc8439.json");
+    for b in Backend::ALL
+        .into_iter()
+        .filter(|b| b.check(Algorithm::POLY1305).is_ok())
+    {
+        for c in v["vectors"].as_array().unwrap() {
+            let key = hex::decode(c["key"].as_str().unwrap()).unwrap();
+            let msg = hex::decode(c["message"].as_str().unwrap()).unwrap();
+            let tag = Key::with_backend(Algorithm::POLY1305, &key, b)
+                .unwrap()
+                .hash(&msg);
+            assert_eq!(
+                tag.to_hex(),
+                c["tag"].as_str().unwrap(),
+                "{b} {}",
+                c["name"]
+            );
+        }
+    }
 }

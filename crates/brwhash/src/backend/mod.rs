@@ -110,9 +110,14 @@ impl Backend {
         match (self, alg.family()) {
             (Backend::Portable, _) => true,
             #[cfg(target_arch = "x86_64")]
-            (Backend::Avx2, Family::DecBrwHash(4, _)) => true,
+            (Backend::Avx2, Family::DecBrwHash(4, _) | Family::PolyHash(_) | Family::Poly1305) => {
+                true
+            }
             #[cfg(target_arch = "x86_64")]
-            (Backend::Avx512, Family::DecBrwHash(8, _)) => true,
+            (
+                Backend::Avx512,
+                Family::DecBrwHash(8, _) | Family::PolyHash(_) | Family::Poly1305,
+            ) => true,
             _ => false,
         }
     }
@@ -207,11 +212,40 @@ pub(crate) enum SimdState<F: SimdPrime> {
     /// 8-decBRWHash, AVX-512F.
     #[cfg(target_arch = "x86_64")]
     Avx512Dec(crate::construct::DecLanes<F, F::X8>),
+    /// polyHash and Poly1305, AVX2: 4-way decimated Horner.
+    #[cfg(target_arch = "x86_64")]
+    Avx2Poly(crate::construct::PolyLanes<F, F::X4>),
+    /// polyHash and Poly1305, AVX-512F: 8-way decimated Horner.
+    #[cfg(target_arch = "x86_64")]
+    Avx512Poly(crate::construct::PolyLanes<F, F::X8>),
     #[doc(hidden)]
     _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
 }
 
 impl<F: SimdPrime> SimdState<F> {
+    /// Message length (bytes) up to which the portable code is faster than this backend's
+    /// (measured with `cargo run --release -p brwhash --example timing`, precomputed key,
+    /// TSC cycles per byte on the Zen 5 build machine):
+    /// - polyHash/Poly1305: AVX2 5.05 vs portable 2.72 at 256 B, 1.47 vs 2.09 at 1 KiB;
+    ///   AVX-512F 5.97 vs 2.72 at 256 B, 1.47 vs 2.09 at 1 KiB: crossover near 512 B.
+    /// - decBRWHash: the SIMD code wins from the first block (AVX2 4.0 vs 5.0 at 256 B).
+    pub fn crossover(alg: Algorithm, backend: Backend) -> usize {
+        match (backend, alg.family()) {
+            (Backend::Avx2 | Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => 512,
+            _ => 0,
+        }
+    }
+
+    /// lg of the power of x whose powers a state of `alg` on `backend` needs in
+    /// `Powers::hg` (x^W for W-lane Horner), if any.
+    pub fn gamma_log(alg: Algorithm, backend: Backend) -> Option<usize> {
+        match (backend, alg.family()) {
+            (Backend::Avx2, Family::PolyHash(_) | Family::Poly1305) => Some(2),
+            (Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => Some(3),
+            _ => None,
+        }
+    }
+
     /// The state for `alg` on `backend`, or `None` when the backend has no code for it
     /// (then the portable code runs: only the portable backend reaches that case, because
     /// [`Backend::check`] refuses backends that do not implement an algorithm).
@@ -224,6 +258,14 @@ impl<F: SimdPrime> SimdState<F> {
             #[cfg(target_arch = "x86_64")]
             (Backend::Avx512, Family::DecBrwHash(8, _)) => {
                 Some(SimdState::Avx512Dec(Default::default()))
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx2, Family::PolyHash(_) | Family::Poly1305) => {
+                Some(SimdState::Avx2Poly(Default::default()))
+            }
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => {
+                Some(SimdState::Avx512Poly(Default::default()))
             }
             _ => None,
         }
@@ -239,6 +281,12 @@ impl<F: SimdPrime> SimdState<F> {
             // SAFETY: as above, for AVX-512F.
             #[cfg(target_arch = "x86_64")]
             SimdState::Avx512Dec(s) => unsafe { x86::dec_update_avx512(s, p, data) },
+            // SAFETY: as above, for AVX2.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx2Poly(s) => unsafe { x86::poly_update_avx2(s, p, data) },
+            // SAFETY: as above, for AVX-512F.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx512Poly(s) => unsafe { x86::poly_update_avx512(s, p, data) },
             SimdState::_Unused(_, never) => match *never {},
         }
     }
@@ -251,6 +299,12 @@ impl<F: SimdPrime> SimdState<F> {
             // SAFETY: as in `update`.
             #[cfg(target_arch = "x86_64")]
             SimdState::Avx512Dec(s) => unsafe { x86::dec_finish_avx512(s, p) },
+            // SAFETY: as in `update`.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx2Poly(s) => unsafe { x86::poly_finish_avx2(s, p) },
+            // SAFETY: as in `update`.
+            #[cfg(target_arch = "x86_64")]
+            SimdState::Avx512Poly(s) => unsafe { x86::poly_finish_avx512(s, p) },
             SimdState::_Unused(_, never) => match never {},
         }
     }

@@ -69,8 +69,9 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     const W: usize;
     /// `x` in every lane.
     fn splat(x: F) -> Self;
-    /// W consecutive pad2 blocks (exactly `W * F::BLOCK` bytes): lane j = block j.
-    fn load(bytes: &[u8]) -> Self;
+    /// W consecutive full blocks (exactly `W * F::BLOCK` bytes): lane j = block j, with
+    /// pad1's marker 2^(8B) added when `marker` (polyHash), without (pad2) otherwise.
+    fn load(bytes: &[u8], marker: bool) -> Self;
     /// The lanes as scalar elements (`out.len() == W`).
     fn store(self, out: &mut [F]);
 }
@@ -131,10 +132,10 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     fn chunk(bytes: &[u8]) -> [V; 4] {
         let vb = Self::VBLOCK;
         [
-            V::load(&bytes[..vb]),
-            V::load(&bytes[vb..2 * vb]),
-            V::load(&bytes[2 * vb..3 * vb]),
-            V::load(&bytes[3 * vb..4 * vb]),
+            V::load(&bytes[..vb], false),
+            V::load(&bytes[vb..2 * vb], false),
+            V::load(&bytes[2 * vb..3 * vb], false),
+            V::load(&bytes[3 * vb..4 * vb], false),
         ]
     }
 
@@ -183,7 +184,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         let used = self.len.div_ceil(vb) * vb;
         self.buf[self.len..used].fill(0);
         for i in 0..used / vb {
-            let v = V::load(&self.buf[i * vb..(i + 1) * vb]);
+            let v = V::load(&self.buf[i * vb..(i + 1) * vb], false);
             self.brw.push(&table, v);
         }
         let mut values = [F::ZERO; 16];

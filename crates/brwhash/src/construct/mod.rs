@@ -13,10 +13,13 @@ mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, Lanes};
 pub(crate) use hash2l::BinHasher;
+pub(crate) use polyhash::PolyLanes;
 
-use crate::backend::{SimdPrime, SimdState};
+use crate::algorithm::Family;
+use crate::backend::{Backend, SimdPrime, SimdState};
 use crate::eval::{Brw, Horner, G, SQUARES};
 use crate::field::Field;
+use crate::Algorithm;
 use brwhash::TBrw;
 use decbrw::DecBrw;
 use polyhash::PolyHash;
@@ -139,6 +142,17 @@ enum Kind<F: SimdPrime> {
     Dec(DecBrw<F>),
     /// A SIMD backend's code for the whole function (boxed: its buffers are large).
     Simd(Box<SimdState<F>>),
+    /// A SIMD backend's state waiting for the message to pass its crossover length.
+    Deferred(Box<Deferred<F>>),
+}
+
+#[derive(Clone)]
+struct Deferred<F: SimdPrime> {
+    alg: Algorithm,
+    /// The message so far (at most `crossover` bytes).
+    head: Vec<u8>,
+    crossover: usize,
+    state: SimdState<F>,
 }
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
@@ -152,28 +166,54 @@ pub(crate) struct PrimeHasher<F: SimdPrime> {
 }
 
 impl<F: SimdPrime> PrimeHasher<F> {
-    pub fn poly() -> Self {
-        Self::with(Kind::Poly(PolyHash::default()))
-    }
-    pub fn brw() -> Self {
-        Self::with(Kind::Brw(Brw::default()))
-    }
-    pub fn t_brw(t: u8) -> Self {
-        Self::with(Kind::TBrw(TBrw::new(t)))
-    }
-    pub fn two_level(d: u8) -> Self {
-        Self::with(Kind::TwoL(TwoL::new(d)))
-    }
-    pub fn d_hash(d: u8) -> Self {
-        Self::with(Kind::DHash(DHash::new(d)))
-    }
-    pub fn dec_brw(c: u8) -> Self {
-        Self::with(Kind::Dec(DecBrw::new(c)))
+    /// The state for `alg` on `backend`. A SIMD backend's code runs for messages longer
+    /// than its crossover length; shorter ones take the portable code, which is faster there.
+    /// With the length known (one-shot) the choice is made now; otherwise the first bytes
+    /// are held until the message passes the crossover.
+    pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Self {
+        if let Some(state) = SimdState::new(alg, backend) {
+            let crossover = SimdState::<F>::crossover(alg, backend);
+            match length {
+                Some(n) if n <= crossover as u64 => {}
+                None if crossover > 0 => {
+                    return Self::with(Kind::Deferred(Box::new(Deferred {
+                        alg,
+                        head: Vec::new(),
+                        crossover,
+                        state,
+                    })));
+                }
+                _ => return Self::with(Kind::Simd(Box::new(state))),
+            }
+        }
+        match alg.family() {
+            Family::BrwHash(_) => Self::brw(),
+            Family::TBrwHash(t, _) => Self::t_brw(t),
+            Family::TwoLHash(d, _) => Self::two_level(d),
+            Family::DHash(d, _) => Self::d_hash(d),
+            Family::DecBrwHash(c, _) => Self::dec_brw(c),
+            // Poly1305 and polyHash (binary-field families never reach here).
+            _ => Self::poly(),
+        }
     }
 
-    /// The SIMD backend's state for this function, when `backend` has one.
-    pub fn simd(state: SimdState<F>) -> Self {
-        Self::with(Kind::Simd(Box::new(state)))
+    fn poly() -> Self {
+        Self::with(Kind::Poly(PolyHash::default()))
+    }
+    fn brw() -> Self {
+        Self::with(Kind::Brw(Brw::default()))
+    }
+    fn t_brw(t: u8) -> Self {
+        Self::with(Kind::TBrw(TBrw::new(t)))
+    }
+    fn two_level(d: u8) -> Self {
+        Self::with(Kind::TwoL(TwoL::new(d)))
+    }
+    fn d_hash(d: u8) -> Self {
+        Self::with(Kind::DHash(DHash::new(d)))
+    }
+    fn dec_brw(c: u8) -> Self {
+        Self::with(Kind::Dec(DecBrw::new(c)))
     }
 
     fn with(kind: Kind<F>) -> Self {
@@ -198,6 +238,14 @@ impl<F: SimdPrime> PrimeHasher<F> {
     pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         self.n += data.len() as u64;
         let Self { blocks, kind, .. } = self;
+        if let Kind::Deferred(d) = kind {
+            if d.head.len() + data.len() <= d.crossover {
+                return d.head.extend_from_slice(data);
+            }
+            let mut state = d.state.clone();
+            state.update(p, &d.head);
+            *kind = Kind::Simd(Box::new(state));
+        }
         if let Kind::Simd(s) = kind {
             return s.update(p, data);
         }
@@ -224,6 +272,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
             Kind::DHash(h) => h.finish(p, length),
             Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
             Kind::Simd(s) => (*s).finish(p),
+            Kind::Deferred(d) => {
+                let mut h = PrimeHasher::new(d.alg, Backend::Portable, None);
+                h.update(p, &d.head);
+                h.finish(p)
+            }
         }
     }
 }
@@ -243,6 +296,7 @@ impl<F: SimdPrime> Kind<F> {
             Kind::Dec(h) => h.absorb(p, pad2()),
             // SIMD states take bytes directly (see `update`); they never hold a block here.
             Kind::Simd(s) => s.update(p, bytes),
+            Kind::Deferred(d) => d.head.extend_from_slice(bytes),
         }
     }
 }

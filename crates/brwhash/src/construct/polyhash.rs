@@ -1,9 +1,11 @@
 //! polyHash (SPEC.md 5.3): x * Poly(x; pad1(M)). Poly1305 (5.2) is polyHash1305 keyed with
 //! the clamped r, plus s (added in `crate::key`).
 
-use super::Powers;
-use crate::eval::Horner;
-use crate::field::Field;
+use core::marker::PhantomData;
+
+use super::{Lanes, Powers};
+use crate::eval::{Horner, G};
+use crate::field::{Field, PrimeField};
 
 #[derive(Clone)]
 pub(super) struct PolyHash<F: Field> {
@@ -27,5 +29,94 @@ impl<F: Field> PolyHash<F> {
 
     pub fn finish(self, p: &Powers<F>) -> F {
         p.x().mul(self.horner.finish(&p.hx))
+    }
+}
+
+/// Largest vector block: 8 lanes of 16-byte blocks.
+const MAX_VBLOCK: usize = 8 * 16;
+
+/// polyHash with W = `V::W` lanes (the decimated Horner of [P2], [P0]): vector block g holds
+/// blocks W*g+1 .. W*g+W, and lane j runs Horner in x^W over blocks j+1, j+1+W, ...
+/// The lanes meet their powers at the end, streaming-friendly (IMPLEMENTATION-NOTES 7,
+/// end-aligned): with r blocks T_1..T_r after the last full vector block,
+/// x * Poly(x; M) = x * Poly(x; A_0, .., A_(W-1), T_1, .., T_r) for the lane values A_j,
+/// which the scalar Horner computes. Needs `Powers::hg` = powers of x^W.
+#[derive(Clone)]
+pub(crate) struct PolyLanes<F: PrimeField, V: Lanes<F>> {
+    /// Bytes of an incomplete vector block.
+    buf: [u8; MAX_VBLOCK],
+    len: usize,
+    lanes: Horner<V>,
+    _field: PhantomData<F>,
+}
+
+impl<F: PrimeField, V: Lanes<F>> Default for PolyLanes<F, V> {
+    fn default() -> Self {
+        PolyLanes {
+            buf: [0; MAX_VBLOCK],
+            len: 0,
+            lanes: Horner::default(),
+            _field: PhantomData,
+        }
+    }
+}
+
+impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
+    const VBLOCK: usize = V::W * F::BLOCK;
+    /// Group size: blocks per reduction, within the lanes' headroom.
+    const G: usize = if G < V::WIDE_SUM_LIMIT {
+        G
+    } else {
+        V::WIDE_SUM_LIMIT - 1
+    };
+
+    /// (x^W)^1 .. (x^W)^G in every lane.
+    #[inline(always)]
+    fn powers(p: &Powers<F>) -> [V; G] {
+        core::array::from_fn(|j| V::splat(p.hg[j]))
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+        const { assert!(Self::VBLOCK <= MAX_VBLOCK) };
+        let powers = Self::powers(p);
+        let powers = &powers[..Self::G];
+        if self.len > 0 {
+            let take = (Self::VBLOCK - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < Self::VBLOCK {
+                return;
+            }
+            self.lanes
+                .push(powers, V::load(&self.buf[..Self::VBLOCK], true));
+            self.len = 0;
+        }
+        let mut blocks = data.chunks_exact(Self::VBLOCK);
+        for b in &mut blocks {
+            self.lanes.push(powers, V::load(b, true));
+        }
+        let rest = blocks.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// x * Poly(x; pad1(M)).
+    #[inline(always)]
+    pub fn finish(self, p: &Powers<F>) -> F {
+        let powers = Self::powers(p);
+        let mut values = [F::ZERO; 16];
+        self.lanes
+            .finish(&powers[..Self::G])
+            .store(&mut values[..V::W]);
+        let mut h = PolyHash::default();
+        for &a in &values[..V::W] {
+            h.absorb(p, a);
+        }
+        for block in self.buf[..self.len].chunks(F::BLOCK) {
+            h.absorb(p, F::from_block(block, true));
+        }
+        h.finish(p)
     }
 }

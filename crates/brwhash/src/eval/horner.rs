@@ -33,7 +33,8 @@ impl<F: Field> Horner<F> {
     }
 
     /// Absorb one block. `powers[j - 1]` = base^j for j = 1..=g (g = `powers.len()` <= G).
-    #[inline]
+    /// (Always inlined, like everything SIMD backends call: see `backend::x86`.)
+    #[inline(always)]
     pub fn push(&mut self, powers: &[F], m: F) {
         self.buf[self.n] = m;
         self.n += 1;
@@ -42,6 +43,7 @@ impl<F: Field> Horner<F> {
         }
     }
 
+    #[inline(always)]
     fn flush(&mut self, powers: &[F]) {
         let n = self.n;
         if n == 0 {
@@ -57,6 +59,7 @@ impl<F: Field> Horner<F> {
     }
 
     /// Poly(base; all blocks pushed), continuing from the initial accumulator.
+    #[inline(always)]
     pub fn finish(mut self, powers: &[F]) -> F {
         self.flush(powers);
         self.acc

@@ -9,7 +9,7 @@
 
 mod radix26;
 
-use crate::construct::DecLanes;
+use crate::construct::{DecLanes, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
@@ -32,38 +32,38 @@ impl X86Lanes for Fp1271 {
     type X8 = Fp1271x8;
 }
 
-/// 4-decBRWHash, AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) fn dec_update_avx2<F: X86Lanes>(
-    s: &mut DecLanes<F, F::X4>,
-    p: &crate::construct::Powers<F>,
-    data: &[u8],
-) {
-    s.update(p, data)
+/// Entry points: each compiles a construction's hot path with the backend's features.
+macro_rules! entry {
+    ($feature:literal, $update:ident, $finish:ident, $state:ident, $lanes:ident) => {
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $update<F: X86Lanes>(
+            s: &mut $state<F, F::$lanes>,
+            p: &Powers<F>,
+            data: &[u8],
+        ) {
+            s.update(p, data)
+        }
+
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $finish<F: X86Lanes>(s: $state<F, F::$lanes>, p: &Powers<F>) -> F {
+            s.finish(p)
+        }
+    };
 }
 
-#[target_feature(enable = "avx2")]
-pub(crate) fn dec_finish_avx2<F: X86Lanes>(
-    s: DecLanes<F, F::X4>,
-    p: &crate::construct::Powers<F>,
-) -> F {
-    s.finish(p)
-}
-
-/// 8-decBRWHash, AVX-512F.
-#[target_feature(enable = "avx512f")]
-pub(crate) fn dec_update_avx512<F: X86Lanes>(
-    s: &mut DecLanes<F, F::X8>,
-    p: &crate::construct::Powers<F>,
-    data: &[u8],
-) {
-    s.update(p, data)
-}
-
-#[target_feature(enable = "avx512f")]
-pub(crate) fn dec_finish_avx512<F: X86Lanes>(
-    s: DecLanes<F, F::X8>,
-    p: &crate::construct::Powers<F>,
-) -> F {
-    s.finish(p)
-}
+entry!("avx2", dec_update_avx2, dec_finish_avx2, DecLanes, X4);
+entry!(
+    "avx512f",
+    dec_update_avx512,
+    dec_finish_avx512,
+    DecLanes,
+    X8
+);
+entry!("avx2", poly_update_avx2, poly_finish_avx2, PolyLanes, X4);
+entry!(
+    "avx512f",
+    poly_update_avx512,
+    poly_finish_avx512,
+    PolyLanes,
+    X8
+);

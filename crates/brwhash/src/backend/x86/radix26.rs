@@ -134,16 +134,17 @@ macro_rules! radix26_lanes {
                 }
             }
 
-            /// The five limbs of W blocks given as their low and high 64-bit words.
+            /// The five limbs of W blocks given as their low and high 64-bit words, plus
+            /// `top` (a marker bit) in the top limb.
             #[inline(always)]
-            fn split(lo: V, hi: V) -> [V; 5] {
+            fn split(lo: V, hi: V, top: u64) -> [V; 5] {
                 let m = splat64(MASK26);
                 [
                     and(lo, m),
                     and(shr26(lo), m),
                     and(or(shr52(lo), shl12(hi)), m),
                     and(shr14(hi), m),
-                    shr40(hi),
+                    or(shr40(hi), splat64(top)),
                 ]
             }
 
@@ -314,11 +315,12 @@ macro_rules! radix26_lanes {
                 }
 
                 #[inline(always)]
-                fn load(bytes: &[u8]) -> Self {
+                fn load(bytes: &[u8], marker: bool) -> Self {
                     let bytes = &bytes[..16 * $w];
                     // SAFETY: the slice holds the 16 * W bytes the loads read.
                     let (lo, hi) = unsafe { ($load1305)(bytes.as_ptr()) };
-                    L26(split(lo, hi))
+                    // pad1's 2^128 is bit 24 of the top limb (2^104).
+                    L26(split(lo, hi, if marker { 1 << 24 } else { 0 }))
                 }
 
                 #[inline(always)]
@@ -338,14 +340,19 @@ macro_rules! radix26_lanes {
                 }
 
                 #[inline(always)]
-                fn load(bytes: &[u8]) -> Self {
+                fn load(bytes: &[u8], marker: bool) -> Self {
                     // 15-byte blocks straddle lanes: gather each block's two words.
                     let bytes = &bytes[..15 * $w];
                     let word =
                         |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
                     let lo: [u64; $w] = core::array::from_fn(|j| word(15 * j));
                     let hi: [u64; $w] = core::array::from_fn(|j| word(15 * j + 7) >> 8);
-                    L26(split(load(&lo), load(&hi)))
+                    // pad1's 2^120 is bit 16 of the top limb (2^104).
+                    L26(split(
+                        load(&lo),
+                        load(&hi),
+                        if marker { 1 << 16 } else { 0 },
+                    ))
                 }
 
                 #[inline(always)]
