@@ -107,19 +107,7 @@ impl Backend {
 
     /// Whether this build has code for `alg` on this backend.
     pub fn implements(self, alg: Algorithm) -> bool {
-        match (self, alg.family()) {
-            (Backend::Portable, _) => true,
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Avx2, Family::DecBrwHash(4, _) | Family::PolyHash(_) | Family::Poly1305) => {
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            (
-                Backend::Avx512,
-                Family::DecBrwHash(8, _) | Family::PolyHash(_) | Family::Poly1305,
-            ) => true,
-            _ => false,
-        }
+        self == Backend::Portable || Plan::of(alg, self).is_some()
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -191,6 +179,58 @@ impl FromStr for Backend {
     }
 }
 
+/// Which SIMD code runs an algorithm on a backend: the one table of what each backend
+/// implements. Each plan accelerates one construction of `crate::construct` with a lane type
+/// of `x86` (radix 2^26 for AVX2 / AVX-512F, radix 2^52 for IFMA).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// c-decBRWHash with c = lanes: `DecLanes`.
+    Dec(Lanes),
+    /// polyHash and Poly1305, W-way decimated Horner: `PolyLanes`.
+    Poly(Lanes),
+}
+
+/// A SIMD lane type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lanes {
+    /// AVX2, 4 lanes of radix 2^26.
+    Avx2x4,
+    /// AVX-512F, 8 lanes of radix 2^26.
+    Avx512x8,
+    /// AVX-512 IFMA, 4 lanes (ymm) of radix 2^52.
+    Ifma4,
+    /// AVX-512 IFMA, 8 lanes (zmm) of radix 2^52.
+    Ifma8,
+}
+
+impl Lanes {
+    fn count(self) -> usize {
+        match self {
+            Lanes::Avx2x4 | Lanes::Ifma4 => 4,
+            Lanes::Avx512x8 | Lanes::Ifma8 => 8,
+        }
+    }
+}
+
+impl Plan {
+    fn of(alg: Algorithm, backend: Backend) -> Option<Plan> {
+        if !cfg!(target_arch = "x86_64") {
+            return None;
+        }
+        let poly = matches!(alg.family(), Family::PolyHash(_) | Family::Poly1305);
+        match (backend, alg.family()) {
+            (Backend::Avx2, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Avx2x4)),
+            (Backend::Avx512, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Avx512x8)),
+            (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Ifma4)),
+            (Backend::Ifma, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Ifma8)),
+            (Backend::Avx2, _) if poly => Some(Plan::Poly(Lanes::Avx2x4)),
+            (Backend::Avx512, _) if poly => Some(Plan::Poly(Lanes::Avx512x8)),
+            (Backend::Ifma, _) if poly => Some(Plan::Poly(Lanes::Ifma8)),
+            _ => None,
+        }
+    }
+}
+
 /// Prime fields with SIMD lane types on this target.
 #[cfg(target_arch = "x86_64")]
 pub(crate) trait SimdPrime: x86::X86Lanes {}
@@ -203,23 +243,70 @@ pub(crate) trait SimdPrime: PrimeField {}
 #[cfg(not(target_arch = "x86_64"))]
 impl<F: PrimeField> SimdPrime for F {}
 
-/// The state of a prime-field function that a SIMD backend computes as a whole.
-#[derive(Clone)]
-pub(crate) enum SimdState<F: SimdPrime> {
-    /// 4-decBRWHash, AVX2: lane j runs stream j.
-    #[cfg(target_arch = "x86_64")]
-    Avx2Dec(crate::construct::DecLanes<F, F::X4>),
-    /// 8-decBRWHash, AVX-512F.
-    #[cfg(target_arch = "x86_64")]
-    Avx512Dec(crate::construct::DecLanes<F, F::X8>),
-    /// polyHash and Poly1305, AVX2: 4-way decimated Horner.
-    #[cfg(target_arch = "x86_64")]
-    Avx2Poly(crate::construct::PolyLanes<F, F::X4>),
-    /// polyHash and Poly1305, AVX-512F: 8-way decimated Horner.
-    #[cfg(target_arch = "x86_64")]
-    Avx512Poly(crate::construct::PolyLanes<F, F::X8>),
-    #[doc(hidden)]
-    _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
+/// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
+macro_rules! simd_states {
+    ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident; )*) => {
+        /// The state of a prime-field function that a SIMD backend computes as a whole.
+        #[derive(Clone)]
+        pub(crate) enum SimdState<F: SimdPrime> {
+            $(
+                #[cfg(target_arch = "x86_64")]
+                $variant(crate::construct::$state<F, F::$lanes>),
+            )*
+            #[doc(hidden)]
+            _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
+        }
+
+        impl<F: SimdPrime> SimdState<F> {
+            /// The state for `alg` on `backend`, or `None` when the backend has no code for
+            /// it (only the portable backend reaches that case: [`Backend::check`] refuses a
+            /// backend that does not implement an algorithm).
+            pub fn new(alg: Algorithm, backend: Backend) -> Option<Self> {
+                match Plan::of(alg, backend)? {
+                    $(
+                        #[cfg(target_arch = "x86_64")]
+                        $plan => Some(SimdState::$variant(Default::default())),
+                    )*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            #[inline]
+            pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+                match self {
+                    $(
+                        // SAFETY: this state exists only for a key whose backend passed
+                        // `Backend::check`, so the CPU has the entry point's features.
+                        #[cfg(target_arch = "x86_64")]
+                        SimdState::$variant(s) => unsafe { x86::$update(s, p, data) },
+                    )*
+                    SimdState::_Unused(_, never) => match *never {},
+                }
+            }
+
+            pub fn finish(self, p: &Powers<F>) -> F {
+                match self {
+                    $(
+                        // SAFETY: as in `update`.
+                        #[cfg(target_arch = "x86_64")]
+                        SimdState::$variant(s) => unsafe { x86::$finish(s, p) },
+                    )*
+                    SimdState::_Unused(_, never) => match never {},
+                }
+            }
+        }
+    };
+}
+
+simd_states! {
+    Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2;
+    Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512;
+    IfmaDec4: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4;
+    IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8;
+    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyLanes<X4>, poly_update_avx2, poly_finish_avx2;
+    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyLanes<X8>, poly_update_avx512, poly_finish_avx512;
+    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyLanes<I8>, poly_update_ifma8, poly_finish_ifma8;
 }
 
 impl<F: SimdPrime> SimdState<F> {
@@ -230,8 +317,8 @@ impl<F: SimdPrime> SimdState<F> {
     ///   AVX-512F 5.97 vs 2.72 at 256 B, 1.47 vs 2.09 at 1 KiB: crossover near 512 B.
     /// - decBRWHash: the SIMD code wins from the first block (AVX2 4.0 vs 5.0 at 256 B).
     pub fn crossover(alg: Algorithm, backend: Backend) -> usize {
-        match (backend, alg.family()) {
-            (Backend::Avx2 | Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => 512,
+        match Plan::of(alg, backend) {
+            Some(Plan::Poly(_)) => 512,
             _ => 0,
         }
     }
@@ -239,73 +326,9 @@ impl<F: SimdPrime> SimdState<F> {
     /// lg of the power of x whose powers a state of `alg` on `backend` needs in
     /// `Powers::hg` (x^W for W-lane Horner), if any.
     pub fn gamma_log(alg: Algorithm, backend: Backend) -> Option<usize> {
-        match (backend, alg.family()) {
-            (Backend::Avx2, Family::PolyHash(_) | Family::Poly1305) => Some(2),
-            (Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => Some(3),
-            _ => None,
-        }
-    }
-
-    /// The state for `alg` on `backend`, or `None` when the backend has no code for it
-    /// (then the portable code runs: only the portable backend reaches that case, because
-    /// [`Backend::check`] refuses backends that do not implement an algorithm).
-    pub fn new(alg: Algorithm, backend: Backend) -> Option<Self> {
-        match (backend, alg.family()) {
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Avx2, Family::DecBrwHash(4, _)) => {
-                Some(SimdState::Avx2Dec(Default::default()))
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Avx512, Family::DecBrwHash(8, _)) => {
-                Some(SimdState::Avx512Dec(Default::default()))
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Avx2, Family::PolyHash(_) | Family::Poly1305) => {
-                Some(SimdState::Avx2Poly(Default::default()))
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Avx512, Family::PolyHash(_) | Family::Poly1305) => {
-                Some(SimdState::Avx512Poly(Default::default()))
-            }
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
-        match self {
-            // SAFETY: this state exists only for a key whose backend passed
-            // `Backend::check`, i.e. the CPU has AVX2.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx2Dec(s) => unsafe { x86::dec_update_avx2(s, p, data) },
-            // SAFETY: as above, for AVX-512F.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx512Dec(s) => unsafe { x86::dec_update_avx512(s, p, data) },
-            // SAFETY: as above, for AVX2.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx2Poly(s) => unsafe { x86::poly_update_avx2(s, p, data) },
-            // SAFETY: as above, for AVX-512F.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx512Poly(s) => unsafe { x86::poly_update_avx512(s, p, data) },
-            SimdState::_Unused(_, never) => match *never {},
-        }
-    }
-
-    pub fn finish(self, p: &Powers<F>) -> F {
-        match self {
-            // SAFETY: as in `update`.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx2Dec(s) => unsafe { x86::dec_finish_avx2(s, p) },
-            // SAFETY: as in `update`.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx512Dec(s) => unsafe { x86::dec_finish_avx512(s, p) },
-            // SAFETY: as in `update`.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx2Poly(s) => unsafe { x86::poly_finish_avx2(s, p) },
-            // SAFETY: as in `update`.
-            #[cfg(target_arch = "x86_64")]
-            SimdState::Avx512Poly(s) => unsafe { x86::poly_finish_avx512(s, p) },
-            SimdState::_Unused(_, never) => match never {},
+        match Plan::of(alg, backend)? {
+            Plan::Poly(lanes) => Some(lanes.count().trailing_zeros() as usize),
+            Plan::Dec(_) => None,
         }
     }
 }

@@ -8,11 +8,13 @@
 //! intrinsics is `#[inline(always)]`, so it is compiled with the entry point's features.
 
 mod radix26;
+mod radix52;
 
 use crate::construct::{DecLanes, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
+pub(crate) use radix52::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
 
 /// The lane types of each prime.
 pub(crate) trait X86Lanes: PrimeField {
@@ -20,16 +22,24 @@ pub(crate) trait X86Lanes: PrimeField {
     type X4: crate::construct::Lanes<Self>;
     /// AVX-512F: 8 lanes, radix 2^26.
     type X8: crate::construct::Lanes<Self>;
+    /// AVX-512 IFMA on ymm: 4 lanes, radix 2^52.
+    type I4: crate::construct::Lanes<Self>;
+    /// AVX-512 IFMA on zmm: 8 lanes, radix 2^52.
+    type I8: crate::construct::Lanes<Self>;
 }
 
 impl X86Lanes for Fp1305 {
     type X4 = Fp1305x4;
     type X8 = Fp1305x8;
+    type I4 = Fp1305x4i;
+    type I8 = Fp1305x8i;
 }
 
 impl X86Lanes for Fp1271 {
     type X4 = Fp1271x4;
     type X8 = Fp1271x8;
+    type I4 = Fp1271x4i;
+    type I8 = Fp1271x8i;
 }
 
 /// Entry points: each compiles a construction's hot path with the backend's features.
@@ -66,4 +76,25 @@ entry!(
     poly_finish_avx512,
     PolyLanes,
     X8
+);
+entry!(
+    "avx512f,avx512vl,avx512ifma",
+    dec_update_ifma4,
+    dec_finish_ifma4,
+    DecLanes,
+    I4
+);
+entry!(
+    "avx512f,avx512vl,avx512ifma",
+    dec_update_ifma8,
+    dec_finish_ifma8,
+    DecLanes,
+    I8
+);
+entry!(
+    "avx512f,avx512vl,avx512ifma",
+    poly_update_ifma8,
+    poly_finish_ifma8,
+    PolyLanes,
+    I8
 );

@@ -368,7 +368,7 @@ macro_rules! radix26_lanes {
 
 /// AVX2: the low and high words of 4 consecutive 16-byte blocks.
 #[inline(always)]
-unsafe fn load1305_avx2(
+pub(crate) unsafe fn load1305_avx2(
     p: *const u8,
 ) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
     use core::arch::x86_64::*;
@@ -383,7 +383,7 @@ unsafe fn load1305_avx2(
 
 /// AVX-512F: the low and high words of 8 consecutive 16-byte blocks.
 #[inline(always)]
-unsafe fn load1305_avx512(
+pub(crate) unsafe fn load1305_avx512(
     p: *const u8,
 ) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
     use core::arch::x86_64::*;
