@@ -101,7 +101,7 @@ impl PrimeField for Fp1271 {
     }
 
     fn from_u192(v: [u64; 3]) -> Self {
-        // v < 2^131: fold the bits above 2^127 (2^127 = 1 mod p); the sum is below 2^128.
+        // Fold the bits above 2^127 (2^127 = 1 mod p): for v < 2^190 the sum is below 2^128.
         let lo = v[0] as u128 | ((v[1] as u128) << 64) & M127;
         let hi = (v[1] >> 63) as u128 | (v[2] as u128) << 1;
         Fp1271(lo + hi)

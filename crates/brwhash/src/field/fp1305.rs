@@ -125,8 +125,9 @@ impl PrimeField for Fp1305 {
     }
 
     fn from_u192(v: [u64; 3]) -> Self {
-        debug_assert!(v[2] < 8);
-        Fp1305(v)
+        // Fold the bits above 2^130 once: lo + 5 * (v >> 130) < 2^130 + 2^65.
+        let r = Self::fold(v[0], v[1], v[2], [v[2] >> 2, 0, 0]);
+        Fp1305([r[0], r[1], r[2]])
     }
 }
 

@@ -76,7 +76,7 @@ pub trait PrimeField: Field {
     fn to_digest(self) -> u128;
     /// The working representative as a 192-bit integer (below 2^131).
     fn to_u192(self) -> [u64; 3];
-    /// An element from an integer below 2^131 (three little-endian 64-bit words).
+    /// An element from a 192-bit integer (three little-endian 64-bit words) below 2^190.
     fn from_u192(v: [u64; 3]) -> Self;
 }
 

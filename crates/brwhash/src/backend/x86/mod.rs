@@ -8,13 +8,13 @@
 //! intrinsics is `#[inline(always)]`, so it is compiled with the entry point's features.
 
 mod radix26;
-mod radix52;
+mod radix44;
 
 use crate::construct::{DecLanes, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
-pub(crate) use radix52::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
+pub(crate) use radix44::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
 
 /// The lane types of each prime.
 pub(crate) trait X86Lanes: PrimeField {

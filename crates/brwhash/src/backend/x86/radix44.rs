@@ -1,41 +1,54 @@
-//! GF(2^130 - 5) and GF(2^127 - 1) in radix 2^52 for AVX-512 IFMA (vpmadd52luq/huq), one
-//! element per 64-bit lane: 4 lanes (ymm, AVX-512VL) or 8 lanes (zmm).
+//! GF(2^130 - 5) and GF(2^127 - 1) in radix 2^44 for AVX-512 IFMA (vpmadd52luq/huq), one
+//! element per 64-bit lane: 4 lanes (ymm, AVX-512VL) or 8 lanes (zmm). The layout of
+//! OpenSSL's IFMA Poly1305 (IMPLEMENTATION-NOTES 1.3), extended to 2^127 - 1.
 //!
-//! Representation: three limbs, each below 2^52 (IFMA reads only 52 bits of an operand, so
-//! every value that is multiplied has strictly normalised limbs; `add` carries).
-//! Product: the 3x3 limb products go to six 52-bit columns exactly: the low half of a_i*b_j
-//! (madd52lo) to column i+j, the high half (madd52hi) to column i+j+1. 18 multiply-adds, no
-//! shifts, no premultiplied operands, and a column gains less than 6 * 2^52 per product, so
-//! hundreds of products can be summed before a reduction.
-//! Reduction: carry the columns, split the value at bit S = 104 + T (T = 26: 2^130 = 5 mod
-//! 2^130 - 5; T = 23: 2^127 = 1 mod 2^127 - 1), fold the high part once with the factor K,
-//! fold the few bits left above S again, and carry until every limb is below 2^52.
+//! Limbs of 44 bits leave 8 bits below IFMA's 52-bit operand width, so `add` needs no carry.
+//! 2^132 = K (mod p), K = 20 for 2^130 - 5 and K = 32 for 2^127 - 1: the product multiplies
+//! by K*b_1 and K*b_2, so the 3x3 limb products land in three columns directly. Low halves
+//! (madd52lo) stay at their column; a high half (madd52hi) is worth 2^52 = 2^44 * 2^8 there,
+//! so it joins the next column shifted by 8 (the top one wraps with K * 2^8) at reduction.
+//!
+//! Bounds per lane: elements have limbs below 2^44 + 1 after a reduction and below 2^44 when
+//! loaded; the constructions add at most two before multiplying (limbs < 2^45.1, and
+//! K * limb < 2^50.1 < 2^52 as IFMA needs). One product adds below 3 * 2^52 to a low column
+//! and below 3 * 2^43 to a high one; with the K * 2^8 wrap, up to 32 products can be summed
+//! in 64 bits: `WIDE_SUM_LIMIT` = 24.
 //!
 //! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound.
 
 use crate::construct::Lanes;
 use crate::field::{Field, Fp1271, Fp1305, PrimeField};
 
-const MASK52: u64 = (1 << 52) - 1;
+const MASK44: u64 = (1 << 44) - 1;
 
-/// The three radix-2^52 limbs of a value below 2^131.
+/// The three radix-2^44 limbs of a value below 2^131.
 #[inline(always)]
-fn limbs52(v: [u64; 3]) -> [u64; 3] {
+fn limbs44(v: [u64; 3]) -> [u64; 3] {
     [
-        v[0] & MASK52,
-        ((v[0] >> 52) | (v[1] << 12)) & MASK52,
-        (v[1] >> 40) | (v[2] << 24),
+        v[0] & MASK44,
+        ((v[0] >> 44) | (v[1] << 20)) & MASK44,
+        (v[1] >> 24) | (v[2] << 40),
     ]
 }
 
-/// The value of three limbs (the first two below 2^52, the top one below 2^27).
+/// The value of three limbs of at most 45 bits, as a 192-bit integer.
 #[inline(always)]
-fn from_limbs52(l: [u64; 3]) -> [u64; 3] {
-    let lo = l[0] as u128 | (l[1] as u128) << 52 | (l[2] as u128) << 104;
-    [lo as u64, (lo >> 64) as u64, l[2] >> 24]
+fn from_limbs44(l: [u64; 3]) -> [u64; 3] {
+    let mut lo = 0u128;
+    let mut top = l[2] >> 40;
+    for part in [
+        l[0] as u128,
+        (l[1] as u128) << 44,
+        ((l[2] & ((1 << 40) - 1)) as u128) << 88,
+    ] {
+        let (s, carry) = lo.overflowing_add(part);
+        lo = s;
+        top += carry as u64;
+    }
+    [lo as u64, (lo >> 64) as u64, top]
 }
 
-macro_rules! radix52_width {
+macro_rules! radix44_width {
     (
         $module:ident, $vec:ident, lanes = $w:literal,
         add = $add:ident, and = $and:ident, or = $or:ident,
@@ -72,36 +85,32 @@ macro_rules! radix52_width {
                 unsafe { $set1(x as i64) }
             }
             #[inline(always)]
-            fn shr52(a: V) -> V {
-                unsafe { $srli::<52>(a) }
+            fn shr44(a: V) -> V {
+                unsafe { $srli::<44>(a) }
             }
             #[inline(always)]
-            fn shr26(a: V) -> V {
-                unsafe { $srli::<26>(a) }
+            fn shr24(a: V) -> V {
+                unsafe { $srli::<24>(a) }
             }
             #[inline(always)]
-            fn shl26(a: V) -> V {
-                unsafe { $slli::<26>(a) }
+            fn shl20(a: V) -> V {
+                unsafe { $slli::<20>(a) }
             }
             #[inline(always)]
-            fn shr23(a: V) -> V {
-                unsafe { $srli::<23>(a) }
-            }
-            #[inline(always)]
-            fn shl29(a: V) -> V {
-                unsafe { $slli::<29>(a) }
+            fn shl8(a: V) -> V {
+                unsafe { $slli::<8>(a) }
             }
             #[inline(always)]
             fn shl2(a: V) -> V {
                 unsafe { $slli::<2>(a) }
             }
             #[inline(always)]
-            fn shr40(a: V) -> V {
-                unsafe { $srli::<40>(a) }
+            fn shl4(a: V) -> V {
+                unsafe { $slli::<4>(a) }
             }
             #[inline(always)]
-            fn shl12(a: V) -> V {
-                unsafe { $slli::<12>(a) }
+            fn shl5(a: V) -> V {
+                unsafe { $slli::<5>(a) }
             }
             /// acc + low 52 bits of a * b (52-bit operands).
             #[inline(always)]
@@ -129,15 +138,15 @@ macro_rules! radix52_width {
             /// The limbs of W blocks given as low and high words, plus `top` in the top limb.
             #[inline(always)]
             fn split(lo: V, hi: V, top: u64) -> [V; 3] {
-                let m = splat64(MASK52);
+                let m = splat64(MASK44);
                 [
                     and(lo, m),
-                    and(or(shr52(lo), shl12(hi)), m),
-                    or(shr40(hi), splat64(top)),
+                    and(or(shr44(lo), shl20(hi)), m),
+                    or(shr24(hi), splat64(top)),
                 ]
             }
 
-            /// Unreduced products: six 52-bit columns (with carries) per lane.
+            /// Unreduced products: three low-half columns, then three high-half columns.
             #[derive(Clone, Copy)]
             pub(crate) struct Wide([V; 6]);
 
@@ -147,86 +156,65 @@ macro_rules! radix52_width {
                 }
             }
 
-            /// W elements in radix 2^52; `T` = 26 for 2^130 - 5, 23 for 2^127 - 1.
+            /// W elements in radix 2^44; `K` = 20 for 2^130 - 5, 32 for 2^127 - 1.
             #[derive(Clone, Copy)]
-            pub(crate) struct L52<const T: u32>([V; 3]);
+            pub(crate) struct L44<const K: u64>([V; 3]);
 
-            impl<const T: u32> Default for L52<T> {
+            impl<const K: u64> Default for L44<K> {
                 fn default() -> Self {
-                    L52([ZV; 3])
+                    L44([ZV; 3])
                 }
             }
 
-            impl<const T: u32> zeroize::Zeroize for L52<T> {
+            impl<const K: u64> zeroize::Zeroize for L44<K> {
                 fn zeroize(&mut self) {
                     // SAFETY: `self` is a valid, aligned, exclusive reference.
-                    unsafe { core::ptr::write_volatile(self, L52([ZV; 3])) }
+                    unsafe { core::ptr::write_volatile(self, L44([ZV; 3])) }
                 }
             }
 
-            impl<const T: u32> L52<T> {
-                /// K * v with 2^(104 + T) = K (mod p): 5 for 2^130 - 5, 1 for 2^127 - 1.
+            impl<const K: u64> L44<K> {
+                /// K * v: 2^132 = K (mod p).
                 #[inline(always)]
                 fn wrap(v: V) -> V {
-                    if T == 26 {
-                        add(v, shl2(v))
+                    if K == 20 {
+                        add(shl4(v), shl2(v))
                     } else {
-                        v
-                    }
-                }
-                #[inline(always)]
-                fn shr_t(v: V) -> V {
-                    if T == 26 {
-                        shr26(v)
-                    } else {
-                        shr23(v)
-                    }
-                }
-                /// Shift left by 52 - T.
-                #[inline(always)]
-                fn shl_52_t(v: V) -> V {
-                    if T == 26 {
-                        shl26(v)
-                    } else {
-                        shl29(v)
+                        shl5(v)
                     }
                 }
 
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     let l = self.0.map(store);
-                    core::array::from_fn(|j| from_limbs52([l[0][j], l[1][j], l[2][j]]))
+                    core::array::from_fn(|j| from_limbs44([l[0][j], l[1][j], l[2][j]]))
                 }
             }
 
-            impl<const T: u32> Field for L52<T> {
+            impl<const K: u64> Field for L44<K> {
                 type Wide = Wide;
-                const ZERO: Self = L52([ZV; 3]);
-                const WIDE_SUM_LIMIT: usize = 256;
+                const ZERO: Self = L44([ZV; 3]);
+                const WIDE_SUM_LIMIT: usize = 24;
 
                 #[inline(always)]
                 fn add(self, rhs: Self) -> Self {
-                    // Carry, so that both low limbs stay below 2^52 for IFMA.
-                    let m = splat64(MASK52);
                     let (a, b) = (self.0, rhs.0);
-                    let r0 = add(a[0], b[0]);
-                    let r1 = add(add(a[1], b[1]), shr52(r0));
-                    let r2 = add(add(a[2], b[2]), shr52(r1));
-                    L52([and(r0, m), and(r1, m), r2])
+                    L44([add(a[0], b[0]), add(a[1], b[1]), add(a[2], b[2])])
                 }
 
                 #[inline(always)]
                 fn mul_wide(self, rhs: Self) -> Wide {
                     let [a0, a1, a2] = self.0;
                     let [b0, b1, b2] = rhs.0;
+                    let (s1, s2) = (Self::wrap(b1), Self::wrap(b2));
                     let z = ZV;
                     Wide([
-                        lo(z, a0, b0),
-                        lo(lo(hi(z, a0, b0), a0, b1), a1, b0),
-                        lo(lo(lo(hi(hi(z, a0, b1), a1, b0), a0, b2), a1, b1), a2, b0),
-                        lo(lo(hi(hi(hi(z, a0, b2), a1, b1), a2, b0), a1, b2), a2, b1),
-                        lo(hi(hi(z, a1, b2), a2, b1), a2, b2),
-                        hi(z, a2, b2),
+                        lo(lo(lo(z, a0, b0), a1, s2), a2, s1),
+                        lo(lo(lo(z, a0, b1), a1, b0), a2, s2),
+                        lo(lo(lo(z, a0, b2), a1, b1), a2, b0),
+                        hi(hi(hi(z, a0, b0), a1, s2), a2, s1),
+                        hi(hi(hi(z, a0, b1), a1, b0), a2, s2),
+                        hi(hi(hi(z, a0, b2), a1, b1), a2, b0),
                     ])
                 }
 
@@ -243,53 +231,36 @@ macro_rules! radix52_width {
 
                 #[inline(always)]
                 fn reduce(w: Wide) -> Self {
-                    let m = splat64(MASK52);
-                    let mt = splat64((1 << T) - 1);
-                    let [mut c0, mut c1, mut c2, mut c3, mut c4, mut c5] = w.0;
-                    // Columns to 52 bits; c5 keeps the rest (a few bits).
-                    c1 = add(c1, shr52(c0));
-                    c0 = and(c0, m);
-                    c2 = add(c2, shr52(c1));
-                    c1 = and(c1, m);
-                    c3 = add(c3, shr52(c2));
-                    c2 = and(c2, m);
-                    c4 = add(c4, shr52(c3));
-                    c3 = and(c3, m);
-                    c5 = add(c5, shr52(c4));
-                    c4 = and(c4, m);
-                    // value = lo + 2^(104+T) * H; H's radix-2^52 limbs:
-                    let h0 = and(or(Self::shr_t(c2), Self::shl_52_t(c3)), m);
-                    let h1 = and(or(Self::shr_t(c3), Self::shl_52_t(c4)), m);
-                    let h2 = or(Self::shr_t(c4), Self::shl_52_t(c5));
-                    let mut r0 = add(c0, Self::wrap(h0));
-                    let mut r1 = add(c1, Self::wrap(h1));
-                    let mut r2 = add(and(c2, mt), Self::wrap(h2));
-                    r1 = add(r1, shr52(r0));
-                    r0 = and(r0, m);
-                    r2 = add(r2, shr52(r1));
-                    r1 = and(r1, m);
-                    // The bits of r2 at and above T fold once more, then carry.
-                    r0 = add(r0, Self::wrap(Self::shr_t(r2)));
-                    r2 = and(r2, mt);
-                    r1 = add(r1, shr52(r0));
-                    r0 = and(r0, m);
-                    r2 = add(r2, shr52(r1));
-                    r1 = and(r1, m);
-                    L52([r0, r1, r2])
+                    let m = splat64(MASK44);
+                    let [d0, d1, d2, e0, e1, e2] = w.0;
+                    // High halves join the next column (x 2^8); the top one wraps (x K 2^8).
+                    let mut t0 = add(d0, Self::wrap(shl8(e2)));
+                    let mut t1 = add(d1, shl8(e0));
+                    let mut t2 = add(d2, shl8(e1));
+                    t1 = add(t1, shr44(t0));
+                    t0 = and(t0, m);
+                    t2 = add(t2, shr44(t1));
+                    t1 = and(t1, m);
+                    // Bits at and above 2^132 wrap once more, then one carry: limbs < 2^44 + 1.
+                    t0 = add(t0, Self::wrap(shr44(t2)));
+                    t2 = and(t2, m);
+                    t1 = add(t1, shr44(t0));
+                    t0 = and(t0, m);
+                    L44([t0, t1, t2])
                 }
             }
 
             /// GF(2^130 - 5), W lanes.
-            pub(crate) type Fp1305xW = L52<26>;
+            pub(crate) type Fp1305xW = L44<20>;
             /// GF(2^127 - 1), W lanes.
-            pub(crate) type Fp1271xW = L52<23>;
+            pub(crate) type Fp1271xW = L44<32>;
 
-            impl Lanes<Fp1305> for L52<26> {
+            impl Lanes<Fp1305> for L44<20> {
                 const W: usize = $w;
 
                 #[inline(always)]
                 fn splat(x: Fp1305) -> Self {
-                    L52(limbs52(x.to_u192()).map(splat64))
+                    L44(limbs44(x.to_u192()).map(splat64))
                 }
 
                 #[inline(always)]
@@ -297,8 +268,8 @@ macro_rules! radix52_width {
                     let bytes = &bytes[..16 * $w];
                     // SAFETY: the slice holds the 16 * W bytes the loads read.
                     let (lo, hi) = unsafe { ($load1305)(bytes.as_ptr()) };
-                    // pad1's 2^128 is bit 24 of the top limb (2^104).
-                    L52(split(lo, hi, if marker { 1 << 24 } else { 0 }))
+                    // pad1's 2^128 is bit 40 of the top limb (2^88).
+                    L44(split(lo, hi, if marker { 1 << 40 } else { 0 }))
                 }
 
                 #[inline(always)]
@@ -309,12 +280,12 @@ macro_rules! radix52_width {
                 }
             }
 
-            impl Lanes<Fp1271> for L52<23> {
+            impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
 
                 #[inline(always)]
                 fn splat(x: Fp1271) -> Self {
-                    L52(limbs52(x.to_u192()).map(splat64))
+                    L44(limbs44(x.to_u192()).map(splat64))
                 }
 
                 #[inline(always)]
@@ -325,11 +296,11 @@ macro_rules! radix52_width {
                         |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
                     let lo: [u64; $w] = core::array::from_fn(|j| word(15 * j));
                     let hi: [u64; $w] = core::array::from_fn(|j| word(15 * j + 7) >> 8);
-                    // pad1's 2^120 is bit 16 of the top limb (2^104).
-                    L52(split(
+                    // pad1's 2^120 is bit 32 of the top limb (2^88).
+                    L44(split(
                         load(&lo),
                         load(&hi),
-                        if marker { 1 << 16 } else { 0 },
+                        if marker { 1 << 32 } else { 0 },
                     ))
                 }
 
@@ -344,7 +315,7 @@ macro_rules! radix52_width {
     };
 }
 
-radix52_width!(
+radix44_width!(
     ifma4,
     __m256i,
     lanes = 4,
@@ -361,7 +332,7 @@ radix52_width!(
     load1305 = crate::backend::x86::radix26::load1305_avx2
 );
 
-radix52_width!(
+radix44_width!(
     ifma8,
     __m512i,
     lanes = 8,
