@@ -3,6 +3,7 @@
 # first timing of the library on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh   # system libraries of the benchmark peers (libssl-dev, libipsec-mb-dev)
 cargo build --release --locked -p brwhash-cli -p brwhash --examples --bins
 bin=target/release/brwhash
 echo "== digests of samples/message.txt (key samples/demo.key)"

@@ -3,6 +3,7 @@
 # formatting, lints, the Python reference against every vector, and every Rust test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh   # system libraries of the benchmark peers (libssl-dev, libipsec-mb-dev)
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "test.sh: $1 is required but not installed" >&2; exit 1; }; }
 need cargo

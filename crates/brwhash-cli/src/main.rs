@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bench;
 mod cli;
 mod keys;
 mod util;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
             &mut report,
         ),
         Command::List => list(&mut report),
+        Command::Bench(args) => bench::run(&args, &mut report),
     };
     match result.and_then(|()| report.flush()) {
         Ok(()) | Err(Stop::BrokenPipe) => report.code(),

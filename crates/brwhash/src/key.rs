@@ -3,7 +3,7 @@
 use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
-use crate::backend::SimdState;
+use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
@@ -58,6 +58,16 @@ impl Key {
     /// A key whose powers cover messages of up to `max_len` bytes (one-shot hashing).
     pub(crate) fn for_length(alg: Algorithm, key: &[u8], max_len: u64) -> Result<Key, Error> {
         Key::build(alg, key, None, max_len)
+    }
+
+    /// [`Key::for_length`] with an explicit backend.
+    pub(crate) fn for_length_with(
+        alg: Algorithm,
+        key: &[u8],
+        max_len: u64,
+        backend: Option<Backend>,
+    ) -> Result<Key, Error> {
+        Key::build(alg, key, backend, max_len)
     }
 
     fn build(
@@ -135,6 +145,16 @@ impl Key {
 
     /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
     pub fn hash(&self, msg: &[u8]) -> Digest {
+        // A SIMD backend's one-shot path keeps its state on the stack.
+        let s = (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s);
+        let simd = match &self.material {
+            Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
+            Material::P1305(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, s)),
+            _ => None,
+        };
+        if let Some(digest) = simd {
+            return digest;
+        }
         let mut h = Hasher::with_length(self, Some(msg.len() as u64));
         h.absorb(msg);
         h.into_digest()
@@ -334,6 +354,17 @@ impl<'k> Hasher<'k> {
             }),
         }
     }
+}
+
+/// v of `msg` by the key's SIMD backend, when it has code for the algorithm and the message
+/// is past the backend's crossover length.
+fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+    if msg.len() <= SimdState::<F>::crossover(key.alg, key.backend) {
+        return None;
+    }
+    let mut state = SimdState::<F>::new(key.alg, key.backend)?;
+    state.update(p, msg);
+    Some(state.finish(p))
 }
 
 /// `out(v)`; with Poly1305's s, the tag (v + s) mod 2^128.

@@ -74,6 +74,21 @@ pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
     Ok(Key::for_length(alg, key, len)?.hash(msg))
 }
 
+/// [`hash`] on an explicit backend (an error when it cannot run here), for benchmarks and
+/// tests of one backend.
+pub fn hash_with_backend(
+    alg: Algorithm,
+    backend: Backend,
+    key: &[u8],
+    msg: &[u8],
+) -> Result<Digest, Error> {
+    let len = msg.len() as u64;
+    if len > MAX_MESSAGE_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    Ok(Key::for_length_with(alg, key, len, Some(backend))?.hash(msg))
+}
+
 /// One-shot vecHash2L digest of a vector of 1..=255 components.
 pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<Digest, Error> {
     Key::for_length(alg, key, 0)?.hash_vector(components)

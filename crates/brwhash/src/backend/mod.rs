@@ -285,14 +285,15 @@ macro_rules! simd_states {
                 }
             }
 
-            pub fn finish(self, p: &Powers<F>) -> F {
+            /// The value v before `out()` (the state is used up).
+            pub fn finish(&mut self, p: &Powers<F>) -> F {
                 match self {
                     $(
                         // SAFETY: as in `update`.
                         #[cfg(target_arch = "x86_64")]
                         SimdState::$variant(s) => unsafe { x86::$finish(s, p) },
                     )*
-                    SimdState::_Unused(_, never) => match never {},
+                    SimdState::_Unused(_, never) => match *never {},
                 }
             }
         }

@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 
 use super::{Powers, CHUNK};
-use crate::eval::horner::poly_plain;
+use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable};
 use crate::field::{Field, PrimeField};
 
@@ -57,7 +57,7 @@ fn combine<F: Field>(p: &Powers<F>, values: &[F], blocks: u64, length: F) -> F {
     // x^D = sq[bit length of q]; for L = 0 (q = 0) that is sq[0] = x^1, as defined.
     let x_d = p.sq[(u64::BITS - q.leading_zeros()) as usize];
     let x = p.x();
-    x.mul(x.mul(poly_plain(x_d, values)).add(length))
+    x.mul(x.mul(poly_tree(x_d, values)).add(length))
 }
 
 /// W elements of a prime field in the lanes of a SIMD vector.
@@ -174,9 +174,9 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         self.len = rest.len();
     }
 
-    /// The value v before `out()`.
+    /// The value v before `out()` (the state is used up).
     #[inline(always)]
-    pub fn finish(mut self, p: &Powers<F>) -> F {
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
         let table = Self::table(p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.

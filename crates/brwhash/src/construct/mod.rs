@@ -271,7 +271,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
             Kind::TwoL(h) => h.finish(p, length),
             Kind::DHash(h) => h.finish(p, length),
             Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
-            Kind::Simd(s) => (*s).finish(p),
+            Kind::Simd(mut s) => s.finish(p),
             Kind::Deferred(d) => {
                 let mut h = PrimeHasher::new(d.alg, Backend::Portable, None);
                 h.update(p, &d.head);

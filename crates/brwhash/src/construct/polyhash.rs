@@ -102,13 +102,13 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         self.len = rest.len();
     }
 
-    /// x * Poly(x; pad1(M)).
+    /// x * Poly(x; pad1(M)) (the state is used up).
     #[inline(always)]
-    pub fn finish(self, p: &Powers<F>) -> F {
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
         let powers = Self::powers(p);
         let mut values = [F::ZERO; 16];
         self.lanes
-            .finish(&powers[..Self::G])
+            .value(&powers[..Self::G])
             .store(&mut values[..V::W]);
         let mut h = PolyHash::default();
         for &a in &values[..V::W] {

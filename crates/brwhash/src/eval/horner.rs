@@ -61,13 +61,51 @@ impl<F: Field> Horner<F> {
     /// Poly(base; all blocks pushed), continuing from the initial accumulator.
     #[inline(always)]
     pub fn finish(mut self, powers: &[F]) -> F {
+        self.value(powers)
+    }
+
+    /// [`finish`](Self::finish) in place: absorbs the pending blocks and returns the value.
+    #[inline(always)]
+    pub fn value(&mut self, powers: &[F]) -> F {
         self.flush(powers);
         self.acc
     }
 }
 
-/// Poly(base; ms) with one reduction per block; for the few values combined at
-/// finalisation (decBRWHash stream values).
+/// Poly(base; ms) with one reduction per block; the definition, for tests.
 pub fn poly_plain<F: Field>(base: F, ms: &[F]) -> F {
     ms.iter().fold(F::ZERO, |acc, &m| acc.mul(base).add(m))
+}
+
+/// Poly(base; ms) for at most 16 values (decBRWHash's stream values) by Estrin's scheme:
+/// Poly(y; v_0, .., v_(n-1)) = Poly(y^2; v_0 y + v_1, v_2 y + v_3, ..) (a zero in front when
+/// n is odd). The same n - 1 products as Horner plus lg n squarings, but independent
+/// products at each level: the dependency chain is lg n products long instead of n.
+#[inline(always)]
+pub fn poly_tree<F: Field>(base: F, ms: &[F]) -> F {
+    let mut v = [F::ZERO; 16];
+    let mut n = ms.len();
+    debug_assert!(n <= 16);
+    v[..n].copy_from_slice(ms);
+    let mut y = base;
+    while n > 1 {
+        let odd = n % 2;
+        let pairs = n.div_ceil(2);
+        for k in 0..pairs {
+            // Pair k is (v[2k - odd], v[2k + 1 - odd]), with v[-1] = 0.
+            let hi = if k == 0 && odd == 1 {
+                F::ZERO
+            } else {
+                v[2 * k - odd]
+            };
+            v[k] = F::reduce(F::wide_add(hi.mul_wide(y), v[2 * k + 1 - odd].widen()));
+        }
+        n = pairs;
+        y = y.square();
+    }
+    if ms.is_empty() {
+        F::ZERO
+    } else {
+        v[0]
+    }
 }

@@ -84,6 +84,14 @@ fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
         }
         // Horner: Poly(x; M) with every group size, continuing from an accumulator.
         let plain = horner::poly_plain(x, &blocks[..l]);
+        if l <= 16 {
+            let tree = horner::poly_tree(x, &blocks[..l]);
+            assert_eq!(
+                tree.to_canonical_bytes(),
+                plain.to_canonical_bytes(),
+                "Estrin l={l}"
+            );
+        }
         for g in 1..=G {
             let powers: Vec<F> = (1..=g).map(|j| (1..j).fold(x, |a, _| a.mul(x))).collect();
             let mut h = Horner::default();

@@ -55,7 +55,7 @@ macro_rules! entry {
         }
 
         #[target_feature(enable = $feature)]
-        pub(crate) fn $finish<F: X86Lanes>(s: $state<F, F::$lanes>, p: &Powers<F>) -> F {
+        pub(crate) fn $finish<F: X86Lanes>(s: &mut $state<F, F::$lanes>, p: &Powers<F>) -> F {
             s.finish(p)
         }
     };

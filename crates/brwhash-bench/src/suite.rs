@@ -1,0 +1,513 @@
+//! What to measure and the measurement: rows (brwhash algorithm x backend x mode, and the
+//! peers) x message lengths.
+
+use std::fmt;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use brwhash::{Algorithm, Backend, Key};
+
+use crate::harness::{self, Cell, Clock, Progress, Routine, Settings};
+use crate::machine::Machine;
+use crate::peers::{self, Peer};
+
+/// The algorithms of a default run.
+pub const DEFAULT_ALGORITHMS: [&str; 8] = [
+    "Poly1305",
+    "polyHash1305",
+    "polyHash1271",
+    "4-decBRWHash1305",
+    "4-decBRWHash1271",
+    "8-decBRWHash1305",
+    "4-Hash1271",
+    "BRWHash1305",
+];
+
+/// The message lengths of a default run, in bytes.
+pub const DEFAULT_LENGTHS: [usize; 9] = [64, 256, 512, 1024, 4096, 8192, 16384, 65536, 1 << 20];
+
+/// The longest message a run accepts (the message is held in memory).
+pub const MAX_LENGTH: usize = 256 << 20;
+
+/// How the key is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// Key set-up (powers, tables) inside every call: `brwhash::hash(alg, key, msg)`.
+    OneShot,
+    /// Key set up once (`Key::new`), `key.hash(msg)` per call.
+    Key,
+}
+
+impl Mode {
+    /// `one-shot` or `key`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::OneShot => "one-shot",
+            Mode::Key => "key",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Prime-field or binary-field hashing: brwhash rows are compared with peers of the same kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// Poly1305, polyHash, BRW hashes over 2^130 - 5 and 2^127 - 1.
+    Prime,
+    /// GHASH, POLYVAL, Hash2L over GF(2^128) and GF(2^256).
+    Binary,
+}
+
+impl FieldKind {
+    /// The kind of `alg`.
+    pub fn of(alg: Algorithm) -> FieldKind {
+        if alg.prime().is_some() {
+            FieldKind::Prime
+        } else {
+            FieldKind::Binary
+        }
+    }
+}
+
+/// A run to do.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// brwhash algorithms.
+    pub algorithms: Vec<Algorithm>,
+    /// Message lengths (1..=[`MAX_LENGTH`]).
+    pub lengths: Vec<usize>,
+    /// Backends to measure; `None`: every backend that can run each algorithm here.
+    pub backends: Option<Vec<Backend>>,
+    /// Modes of the brwhash rows.
+    pub modes: Vec<Mode>,
+    /// Whether to measure the peers (those of the field kinds of `algorithms`).
+    pub peers: bool,
+    /// The timing settings.
+    pub settings: Settings,
+}
+
+impl Plan {
+    /// The default run: [`DEFAULT_ALGORITHMS`] x [`DEFAULT_LENGTHS`], every backend, both
+    /// modes, peers, full settings.
+    pub fn default_run() -> Plan {
+        Plan {
+            algorithms: DEFAULT_ALGORITHMS
+                .iter()
+                .map(|s| s.parse().expect("default algorithm names parse"))
+                .collect(),
+            lengths: DEFAULT_LENGTHS.to_vec(),
+            backends: None,
+            modes: vec![Mode::OneShot, Mode::Key],
+            peers: true,
+            settings: Settings::full(),
+        }
+    }
+}
+
+/// One row of the results: who, which algorithm, which backend, which mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowInfo {
+    /// `brwhash` or the peer's name (e.g. `OpenSSL Poly1305`).
+    pub implementation: String,
+    /// The brwhash algorithm, or the peer's function (`Poly1305`, `GHASH`, `POLYVAL`).
+    pub algorithm: String,
+    /// The brwhash backend, or what one call of the peer does.
+    pub backend: String,
+    /// One-shot or precomputed key.
+    pub mode: Mode,
+    /// Whether this is a peer row.
+    pub peer: bool,
+    /// Prime or binary field.
+    pub field: FieldKind,
+}
+
+impl RowInfo {
+    /// `brwhash 4-Hash1271` or `OpenSSL Poly1305`: the name column of the table.
+    pub fn name(&self) -> String {
+        if self.peer {
+            self.implementation.clone()
+        } else {
+            format!("{} {}", self.implementation, self.algorithm)
+        }
+    }
+
+    /// The name, backend and mode in one string (plot legends, criterion ids).
+    pub fn label(&self) -> String {
+        format!("{} [{}, {}]", self.name(), self.backend, self.mode)
+    }
+}
+
+/// The measurement of one row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowResult {
+    /// The row.
+    pub info: RowInfo,
+    /// Per length (in the order of [`Results::lengths`]): the median ticks per call.
+    pub ticks: Vec<f64>,
+    /// Per length: every round's median ticks per call.
+    pub rounds: Vec<Vec<f64>>,
+}
+
+/// A whole run.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// Where it ran.
+    pub machine: Machine,
+    /// The clock and its TSC-to-core ratio.
+    pub clock: Clock,
+    /// The timing settings.
+    pub settings: Settings,
+    /// Whether these were the quick settings.
+    pub quick: bool,
+    /// The message lengths (columns).
+    pub lengths: Vec<usize>,
+    /// The rows, in measurement order.
+    pub rows: Vec<RowResult>,
+    /// Remarks (skipped combinations and the like).
+    pub notes: Vec<String>,
+    /// Wall time of the measurement (after the checks).
+    pub elapsed: Duration,
+}
+
+impl Results {
+    /// TSC cycles (ticks) per byte of row `r` at length index `l`.
+    pub fn tsc_cpb(&self, r: usize, l: usize) -> f64 {
+        self.rows[r].ticks[l] / self.lengths[l] as f64
+    }
+
+    /// Estimated core cycles per byte.
+    pub fn core_cpb(&self, r: usize, l: usize) -> f64 {
+        self.tsc_cpb(r, l) * self.clock.core_per_tick
+    }
+
+    /// Throughput in GB/s (10^9 bytes per second).
+    pub fn gb_per_s(&self, r: usize, l: usize) -> f64 {
+        let secs = self.rows[r].ticks[l] / self.clock.tick_hz;
+        self.lengths[l] as f64 / secs / 1e9
+    }
+
+    /// Spread of the rounds: (max - min) / median.
+    pub fn spread(&self, r: usize, l: usize) -> f64 {
+        let rounds = &self.rows[r].rounds[l];
+        let max = rounds.iter().copied().fold(f64::MIN, f64::max);
+        let min = rounds.iter().copied().fold(f64::MAX, f64::min);
+        (max - min) / self.rows[r].ticks[l]
+    }
+
+    /// The fastest peer row of field kind `field` at length index `l`.
+    pub fn fastest_peer(&self, field: FieldKind, l: usize) -> Option<usize> {
+        (0..self.rows.len())
+            .filter(|&r| self.rows[r].info.peer && self.rows[r].info.field == field)
+            .min_by(|&a, &b| self.rows[a].ticks[l].total_cmp(&self.rows[b].ticks[l]))
+    }
+}
+
+/// Rows ready to run: their descriptions and routines.
+pub struct Prepared {
+    /// The rows.
+    pub rows: Vec<RowInfo>,
+    /// One routine per row.
+    pub routines: Vec<Routine<'static>>,
+    /// Remarks for the report.
+    pub notes: Vec<String>,
+}
+
+/// Key bytes of the benchmark (pseudo-random, fixed).
+fn bench_key(len: usize, salt: u64) -> Vec<u8> {
+    crate::pseudo_random_bytes(0x6b65_795f_6265_6e63 ^ salt, len)
+}
+
+/// Checks the plan, builds the rows and checks every implementation: each brwhash backend
+/// against the portable one-shot result, each peer against its reference
+/// ([`peers::check`]). A disagreement is an error.
+pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
+    if plan.algorithms.is_empty() {
+        return Err("no algorithm to measure".into());
+    }
+    if plan.lengths.is_empty() {
+        return Err("no message length to measure".into());
+    }
+    if let Some(&bad) = plan.lengths.iter().find(|&&n| n == 0 || n > MAX_LENGTH) {
+        return Err(format!(
+            "message length {bad} out of range (1..={MAX_LENGTH} bytes)"
+        ));
+    }
+    if plan.modes.is_empty() {
+        return Err("no mode to measure".into());
+    }
+    if let Some(list) = &plan.backends {
+        if list.is_empty() {
+            return Err("no backend to measure".into());
+        }
+        for &b in list {
+            if let Some(err) = plan.algorithms.iter().find_map(|&a| b.check(a).err()) {
+                if plan.algorithms.iter().all(|&a| b.check(a).is_err()) {
+                    return Err(format!(
+                        "backend {b} cannot run any of the selected algorithms here: {err}"
+                    ));
+                }
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    let mut rows = Vec::new();
+    let mut routines: Vec<Routine<'static>> = Vec::new();
+    let mut check_lens: Vec<usize> = vec![0, 1, 15, 16, 17, 100, 1000];
+    check_lens.extend(plan.lengths.iter().copied().filter(|&n| n <= 1 << 20));
+    check_lens.sort_unstable();
+    check_lens.dedup();
+
+    for (ai, &alg) in plan.algorithms.iter().enumerate() {
+        let key = bench_key(alg.key_len(), ai as u64);
+        let default = Backend::select(alg, None).map_err(|e| format!("{alg}: {e}"))?;
+        let candidates: Vec<Backend> = match &plan.backends {
+            Some(list) => list.clone(),
+            None => Backend::ALL.to_vec(),
+        };
+        let expected: Vec<_> = check_lens
+            .iter()
+            .map(|&n| {
+                let msg = crate::pseudo_random_bytes(n as u64, n);
+                brwhash::hash(alg, &key, &msg).map_err(|e| format!("{alg}: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut any = false;
+        for b in candidates {
+            if let Err(e) = b.check(alg) {
+                if plan.backends.is_some() {
+                    notes.push(format!("{alg} on {b} skipped: {e}"));
+                }
+                continue;
+            }
+            for &mode in &plan.modes {
+                let info = RowInfo {
+                    implementation: "brwhash".into(),
+                    algorithm: alg.to_string(),
+                    backend: b.name().into(),
+                    mode,
+                    peer: false,
+                    field: FieldKind::of(alg),
+                };
+                match mode {
+                    Mode::OneShot => {
+                        let key = key.clone();
+                        routines.push(Box::new(move |m: &[u8]| {
+                            black_box(brwhash::hash_with_backend(alg, b, black_box(&key), m).ok());
+                        }));
+                    }
+                    Mode::Key => {
+                        let k = Key::with_backend(alg, &key, b)
+                            .map_err(|e| format!("{alg} on {b}: {e}"))?;
+                        for (&n, want) in check_lens.iter().zip(&expected) {
+                            let msg = crate::pseudo_random_bytes(n as u64, n);
+                            if k.hash(&msg) != *want {
+                                return Err(format!(
+                                    "{alg} on backend {b} disagrees with brwhash::hash on a \
+                                     {n}-byte message"
+                                ));
+                            }
+                        }
+                        routines.push(Box::new(move |m: &[u8]| {
+                            black_box(k.hash(m));
+                        }));
+                    }
+                }
+                rows.push(info);
+                any = true;
+            }
+        }
+        if !any {
+            return Err(format!(
+                "{alg}: none of the selected backends can run it here (default: {default})"
+            ));
+        }
+    }
+
+    if plan.peers {
+        let kinds: Vec<FieldKind> = plan.algorithms.iter().map(|&a| FieldKind::of(a)).collect();
+        let all: Vec<Peer> = peers::all();
+        if all.is_empty() {
+            notes.push(
+                "no peers in this build (brwhash-bench was built without its `peers` feature)"
+                    .into(),
+            );
+        }
+        for (pi, peer) in all.into_iter().enumerate() {
+            if !kinds.contains(&peer.function.field()) {
+                continue;
+            }
+            peers::check(&peer, &plan.lengths)?;
+            let key = bench_key(peer.function.key_len(), 0x100 + pi as u64);
+            let mut f = (peer.setup)(&key).map_err(|e| format!("{}: {e}", peer.name))?;
+            routines.push(Box::new(move |m: &[u8]| {
+                black_box(f(m));
+            }));
+            rows.push(RowInfo {
+                implementation: peer.name.into(),
+                algorithm: peer.function.name().into(),
+                backend: peer.call.into(),
+                mode: peer.mode,
+                peer: true,
+                field: peer.function.field(),
+            });
+        }
+    }
+    Ok(Prepared {
+        rows,
+        routines,
+        notes,
+    })
+}
+
+/// Runs `plan`: checks, clock calibration, measurement. `log` receives progress lines (for
+/// stderr) and is called with the clock before the measurement starts.
+pub fn run(
+    plan: &Plan,
+    clock: Option<Clock>,
+    log: &mut dyn FnMut(&str),
+) -> Result<Results, String> {
+    let prepared = prepare(plan)?;
+    Ok(run_prepared(plan, prepared, clock, log))
+}
+
+/// [`run`] with the rows already prepared (and so checked) by [`prepare`] for `plan`.
+pub fn run_prepared(
+    plan: &Plan,
+    prepared: Prepared,
+    clock: Option<Clock>,
+    log: &mut dyn FnMut(&str),
+) -> Results {
+    let Prepared {
+        rows,
+        mut routines,
+        notes,
+    } = prepared;
+    let clock = clock.unwrap_or_else(|| harness::calibrate(&plan.settings));
+    let max_len = plan.lengths.iter().copied().max().unwrap_or(0);
+    let msg = crate::pseudo_random_bytes(0x006d_6573_7361_6765, max_len);
+    // Row-major cells: each round visits every row at every length, in table order.
+    let cells: Vec<Cell> = (0..rows.len())
+        .flat_map(|row| plan.lengths.iter().map(move |&len| Cell { row, len }))
+        .collect();
+    log(&format!(
+        "measuring {} rows x {} lengths: {} rounds of {} batches of ~{} us each",
+        rows.len(),
+        plan.lengths.len(),
+        plan.settings.rounds,
+        plan.settings.batches,
+        plan.settings.batch.as_micros()
+    ));
+    let start = Instant::now();
+    let measured = harness::measure(
+        &mut routines,
+        &cells,
+        &msg,
+        &plan.settings,
+        &clock,
+        &mut |p| match p {
+            Progress::WarmedUp => log(&format!(
+                "warm-up done ({:.1} s)",
+                start.elapsed().as_secs_f64()
+            )),
+            Progress::Round { done, rounds } => log(&format!(
+                "round {done}/{rounds} done ({:.1} s)",
+                start.elapsed().as_secs_f64()
+            )),
+        },
+    );
+    let elapsed = start.elapsed();
+    let nl = plan.lengths.len();
+    let mut results: Vec<RowResult> = rows
+        .into_iter()
+        .map(|info| RowResult {
+            info,
+            ticks: Vec::with_capacity(nl),
+            rounds: Vec::with_capacity(nl),
+        })
+        .collect();
+    for (cell, (median, rounds)) in cells.iter().zip(measured) {
+        results[cell.row].ticks.push(median);
+        results[cell.row].rounds.push(rounds);
+    }
+    Results {
+        machine: Machine::detect(),
+        clock,
+        settings: plan.settings.clone(),
+        quick: plan.settings == Settings::quick(),
+        lengths: plan.lengths.clone(),
+        rows: results,
+        notes,
+        elapsed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_plan() -> Plan {
+        Plan {
+            algorithms: vec![Algorithm::POLYHASH1305, Algorithm::HASH2L128],
+            lengths: vec![64, 1000],
+            backends: None,
+            modes: vec![Mode::OneShot, Mode::Key],
+            peers: true,
+            settings: Settings::quick(),
+        }
+    }
+
+    #[test]
+    fn prepare_builds_brwhash_and_peer_rows() {
+        let p = prepare(&small_plan()).unwrap();
+        assert_eq!(p.rows.len(), p.routines.len());
+        assert!(p
+            .rows
+            .iter()
+            .any(|r| !r.peer && r.algorithm == "polyHash1305" && r.mode == Mode::OneShot));
+        assert!(p
+            .rows
+            .iter()
+            .any(|r| !r.peer && r.algorithm == "Hash2L128" && r.mode == Mode::Key));
+        #[cfg(feature = "peers")]
+        {
+            assert!(p.rows.iter().any(|r| r.peer && r.algorithm == "Poly1305"));
+            assert!(p.rows.iter().any(|r| r.peer && r.algorithm == "GHASH"));
+        }
+    }
+
+    #[test]
+    fn bad_plans_are_errors() {
+        let mut plan = small_plan();
+        plan.lengths = vec![0];
+        assert!(prepare(&plan).err().unwrap().contains("out of range"));
+        let mut plan = small_plan();
+        plan.algorithms.clear();
+        assert!(prepare(&plan).is_err());
+        let mut plan = small_plan();
+        plan.modes.clear();
+        assert!(prepare(&plan).is_err());
+    }
+
+    #[test]
+    fn a_small_run_has_every_cell() {
+        let mut plan = small_plan();
+        plan.peers = false;
+        plan.algorithms = vec![Algorithm::POLYHASH1271, Algorithm::BRWHASH1305];
+        plan.backends = Some(vec![Backend::Portable]);
+        plan.modes = vec![Mode::Key];
+        let r = run(&plan, None, &mut |_| {}).unwrap();
+        assert_eq!(r.rows.len(), 2);
+        assert!(r.rows.iter().all(|row| row.info.backend == "portable"));
+        for (i, row) in r.rows.iter().enumerate() {
+            assert_eq!(row.ticks.len(), 2);
+            for l in 0..2 {
+                assert!(r.tsc_cpb(i, l) > 0.0 && r.gb_per_s(i, l) > 0.0);
+            }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `brwhash bench`: a quick run prints the table and writes valid JSON, SVG and Markdown;
+//! bad options are errors with exit status 2.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// The binary, with `BRWHASH_BACKEND` cleared so the caller's environment cannot interfere.
+fn brwhash() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_brwhash"));
+    cmd.env_remove(brwhash::backend::BACKEND_ENV);
+    cmd
+}
+
+#[test]
+fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
+    let dir = TempDir::new().unwrap();
+    let json = dir.path().join("bench.json");
+    let svg = dir.path().join("bench.svg");
+    let md = dir.path().join("bench.md");
+    let out = brwhash()
+        .args([
+            "bench",
+            "--quick",
+            "--alg",
+            "polyHash1305",
+            "--lengths",
+            "64,1024",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--svg")
+        .arg(&svg)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(out).unwrap();
+
+    // Machine and clock at the top, then the table.
+    assert!(stdout.contains("CPU: "), "{stdout}");
+    assert!(stdout.contains("Clock: "), "{stdout}");
+    assert!(
+        stdout.contains("x TSC") || stdout.contains("x ticks"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| implementation | backend / call | mode | 64 | 1 KiB |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("|---|---|---|---:|---:|"), "{stdout}");
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| brwhash polyHash1305 |"))
+        .collect();
+    // One-shot on the default backend, and a precomputed key on every backend that runs here.
+    assert!(rows.iter().any(|l| l.contains("| one-shot |")), "{stdout}");
+    assert!(
+        rows.iter().any(|l| l.contains("| portable | key |")),
+        "{stdout}"
+    );
+    for row in &rows {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 5, "{row}");
+        for c in &cells[3..] {
+            let v: f64 = c.parse().unwrap_or_else(|_| panic!("{row}"));
+            assert!(v > 0.0 && v.is_finite(), "{row}");
+        }
+    }
+    if cfg!(feature = "bench-peers") {
+        assert!(stdout.contains("| OpenSSL Poly1305 |"), "{stdout}");
+        assert!(stdout.contains("| RustCrypto poly1305 |"), "{stdout}");
+        if cfg!(target_arch = "x86_64") {
+            assert!(stdout.contains("| intel-ipsec-mb Poly1305 |"), "{stdout}");
+        }
+        // "Ratio to <peer> (...), the fastest Poly1305 peer of this run at every length", or
+        // "Ratio to the fastest Poly1305 peer of this run at each length".
+        assert!(stdout.contains("fastest Poly1305 peer"), "{stdout}");
+        // Binary-field peers only come with binary-field algorithms.
+        assert!(!stdout.contains("GHASH"), "{stdout}");
+    }
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(doc["clock"]["tick_hz"].as_f64().unwrap() > 0.0);
+    assert!(doc["clock"]["core_cycles_per_tick"].as_f64().unwrap() > 0.0);
+    assert!(doc["machine"]["cpu"].is_string());
+    assert_eq!(doc["lengths"], serde_json::json!([64, 1024]));
+    let ms = doc["measurements"].as_array().unwrap();
+    assert_eq!(ms.len() % 2, 0);
+    assert!(ms.len() >= 4, "{ms:?}");
+    for m in ms {
+        for field in ["name", "algorithm", "backend", "mode"] {
+            assert!(m[field].is_string(), "{field} in {m}");
+        }
+        let len = m["length"].as_u64().unwrap();
+        assert!(len == 64 || len == 1024, "{m}");
+        for field in ["tsc_cycles_per_byte", "core_cycles_per_byte", "gb_per_s"] {
+            let v = m[field]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{field} in {m}"));
+            assert!(v > 0.0, "{field} in {m}");
+        }
+        assert!(
+            ["one-shot", "key"].contains(&m["mode"].as_str().unwrap()),
+            "{m}"
+        );
+    }
+    assert!(ms
+        .iter()
+        .any(|m| m["name"] == "brwhash polyHash1305" && m["algorithm"] == "polyHash1305"));
+
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("<polyline"));
+    assert!(svg.contains("brwhash polyHash1305"));
+
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("# brwhash bench"));
+    assert!(md.contains("| implementation | backend / call | mode | 64 | 1 KiB |"));
+}
+
+#[test]
+fn no_peers_and_one_mode() {
+    let out = brwhash()
+        .args([
+            "bench",
+            "--quick",
+            "--no-peers",
+            "--mode",
+            "key",
+            "--backends",
+            "portable",
+            "--alg",
+            "4-Hash1271,polyHash1271",
+            "--lengths",
+            "100",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| brwhash "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows.iter().all(|l| l.contains("| portable | key |")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("OpenSSL"), "{stdout}");
+    assert!(!stdout.contains("Ratio to"), "{stdout}");
+}
+
+#[test]
+fn bad_options_exit_2_with_one_clear_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--alg", "nosuchhash"], "--alg"),
+        (&["--alg", "polyHash1305,,Poly1305"], "empty item"),
+        (&["--lengths", "0"], "--lengths"),
+        (&["--lengths", "64,abc"], "--lengths"),
+        (&["--lengths", "1G"], "--lengths"),
+        (&["--backends", "nosuchbackend"], "--backends"),
+        (&["--mode", "sometimes"], "--mode"),
+    ];
+    for (args, needle) in cases {
+        brwhash()
+            .arg("bench")
+            .arg("--quick")
+            .args(*args)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(contains(*needle));
+    }
+}
+
+#[test]
+fn an_unwritable_output_fails_before_measuring() {
+    let dir = TempDir::new().unwrap();
+    let bad = dir.path().join("no-such-dir").join("x.json");
+    brwhash()
+        .args([
+            "bench",
+            "--quick",
+            "--alg",
+            "polyHash1305",
+            "--lengths",
+            "64",
+        ])
+        .arg("--json")
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(contains("--json"));
+}
