@@ -181,11 +181,13 @@ impl FromStr for Backend {
 
 /// Which SIMD code runs an algorithm on a backend: the one table of what each backend
 /// implements. Each plan accelerates one construction of `crate::construct` with a lane type
-/// of `x86` (radix 2^26 for AVX2 / AVX-512F, radix 2^52 for IFMA).
+/// of `x86` (radix 2^26 for AVX2 / AVX-512F, radix 2^44 for IFMA).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Plan {
     /// c-decBRWHash with c = lanes: `DecLanes`.
     Dec(Lanes),
+    /// 4-decBRWHash on 8 lanes, two chunks per product: `DecPairs`.
+    DecPairs(Lanes),
     /// polyHash and Poly1305, W-way decimated Horner: `PolyLanes`.
     Poly(Lanes),
 }
@@ -197,16 +199,14 @@ enum Lanes {
     Avx2x4,
     /// AVX-512F, 8 lanes of radix 2^26.
     Avx512x8,
-    /// AVX-512 IFMA, 4 lanes (ymm) of radix 2^52.
-    Ifma4,
-    /// AVX-512 IFMA, 8 lanes (zmm) of radix 2^52.
+    /// AVX-512 IFMA, 8 lanes (zmm) of radix 2^44.
     Ifma8,
 }
 
 impl Lanes {
     fn count(self) -> usize {
         match self {
-            Lanes::Avx2x4 | Lanes::Ifma4 => 4,
+            Lanes::Avx2x4 => 4,
             Lanes::Avx512x8 | Lanes::Ifma8 => 8,
         }
     }
@@ -221,7 +221,7 @@ impl Plan {
         match (backend, alg.family()) {
             (Backend::Avx2, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Avx2x4)),
             (Backend::Avx512, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Avx512x8)),
-            (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Ifma4)),
+            (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::DecPairs(Lanes::Ifma8)),
             (Backend::Ifma, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Ifma8)),
             (Backend::Avx2, _) if poly => Some(Plan::Poly(Lanes::Avx2x4)),
             (Backend::Avx512, _) if poly => Some(Plan::Poly(Lanes::Avx512x8)),
@@ -303,7 +303,7 @@ macro_rules! simd_states {
 simd_states! {
     Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2;
     Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512;
-    IfmaDec4: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4;
+    IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8;
     IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8;
     Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyLanes<X4>, poly_update_avx2, poly_finish_avx2;
     Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyLanes<X8>, poly_update_avx512, poly_finish_avx512;
@@ -329,7 +329,7 @@ impl<F: SimdPrime> SimdState<F> {
     pub fn gamma_log(alg: Algorithm, backend: Backend) -> Option<usize> {
         match Plan::of(alg, backend)? {
             Plan::Poly(lanes) => Some(lanes.count().trailing_zeros() as usize),
-            Plan::Dec(_) => None,
+            Plan::Dec(_) | Plan::DecPairs(_) => None,
         }
     }
 }

@@ -84,6 +84,17 @@ struct Splat<'a, F: PrimeField, V: Lanes<F>> {
     sq: &'a [F],
 }
 
+impl<'a, F: PrimeField, V: Lanes<F>> Splat<'a, F, V> {
+    #[inline(always)]
+    fn new(p: &'a Powers<F>) -> Self {
+        Splat {
+            x: V::splat(p.sq[0]),
+            x2: V::splat(p.sq[1]),
+            sq: &p.sq,
+        }
+    }
+}
+
 impl<F: PrimeField, V: Lanes<F>> SqTable<V> for Splat<'_, F, V> {
     #[inline(always)]
     fn sq(&self, j: usize) -> V {
@@ -140,19 +151,10 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     #[inline(always)]
-    fn table<'a>(p: &'a Powers<F>) -> Splat<'a, F, V> {
-        Splat {
-            x: V::splat(p.sq[0]),
-            x2: V::splat(p.sq[1]),
-            sq: &p.sq,
-        }
-    }
-
-    #[inline(always)]
     pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
-        let table = Self::table(p);
+        let table = Splat::<F, V>::new(p);
         if self.len > 0 {
             let take = (Self::CHUNK_BYTES - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
@@ -177,7 +179,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
-        let table = Self::table(p);
+        let table = Splat::<F, V>::new(p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.
         let vb = Self::VBLOCK;
@@ -196,5 +198,174 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             blocks,
             F::from_u64(self.n.wrapping_mul(8)),
         )
+    }
+}
+
+/// An 8-lane type whose halves are a 4-lane type: for 4-decBRWHash on 8 lanes.
+pub(crate) trait Halves<F: PrimeField>: Lanes<F> {
+    /// The 4-lane type.
+    type Half: Lanes<F>;
+    /// Lanes 0-3 from `lo`, lanes 4-7 from `hi`.
+    fn join(lo: Self::Half, hi: Self::Half) -> Self;
+    /// Two 4-lane vector blocks of pad2 blocks (`4 * F::BLOCK` bytes each) as one:
+    /// `join(Half::load(lo), Half::load(hi))`, which a type may do faster.
+    #[inline(always)]
+    fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+        Self::join(Self::Half::load(lo, false), Self::Half::load(hi, false))
+    }
+    /// Lanes 0-3 of `a`, lanes 4-7 of `b`.
+    fn blend(a: Self, b: Self) -> Self;
+    /// Lanes 0-3 of `a`, lanes 4-7 of `b`.
+    fn blend_wide(a: Self::Wide, b: Self::Wide) -> Self::Wide;
+    /// Lanes 0-3 of `w` in lanes 4-7 (lanes 0-3 of the result are unspecified).
+    fn low_to_high(w: Self::Wide) -> Self::Wide;
+    /// Lanes 4-7 as a 4-lane value.
+    fn upper_wide(w: Self::Wide) -> <Self::Half as Field>::Wide;
+}
+
+/// Product D of a chunk, waiting for the next chunk's product C to share a multiplication.
+#[derive(Clone)]
+struct PendingD<V: Field> {
+    /// C + B + m7 + popped entries, in lanes 4-7.
+    tmp: V::Wide,
+    /// m8 in lanes 4-7.
+    m8: V,
+    /// ntz of the chunk's number.
+    k: usize,
+}
+
+/// 4-decBRWHash on 8 lanes. Each stream (a 4-lane vector block holds one block of each) runs
+/// the stack BRW algorithm with chunks of 8 blocks (w = 3); chunk n costs four products:
+/// A = (x+m1)(x^2+m2), B = (x+m5)(x^2+m6), C = red(A+m3)(x^4+m4) and
+/// D = red(C+B+m7+popped)(m8+x^(8*2^k)). One 8-lane product computes [A | B]; another
+/// computes [C of chunk n | D of chunk n-1], independent once the pipeline is one chunk deep.
+/// Stack entries are valid in lanes 4-7. At the end the stack moves to 4 lanes and the
+/// generic evaluator (chunks of 8, the same algorithm) finishes the tail.
+#[derive(Clone)]
+pub(crate) struct DecPairs<F: PrimeField, V: Halves<F>> {
+    buf: [u8; MAX_CHUNK_BYTES],
+    len: usize,
+    n: u64,
+    /// Chunks of 8 blocks per stream done.
+    i: u64,
+    stack: Vec<V::Wide>,
+    pending: Option<PendingD<V>>,
+    _field: PhantomData<F>,
+}
+
+impl<F: PrimeField, V: Halves<F>> Default for DecPairs<F, V> {
+    fn default() -> Self {
+        DecPairs {
+            buf: [0; MAX_CHUNK_BYTES],
+            len: 0,
+            n: 0,
+            i: 0,
+            stack: Vec::new(),
+            pending: None,
+            _field: PhantomData,
+        }
+    }
+}
+
+impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
+    /// A 4-lane vector block, and a chunk of 8 of them.
+    const VBLOCK: usize = 4 * F::BLOCK;
+    const CHUNK_BYTES: usize = 8 * Self::VBLOCK;
+
+    #[inline(always)]
+    fn push(&mut self, product: V::Wide) {
+        if self.stack.len() + 2 < V::WIDE_SUM_LIMIT {
+            self.stack.push(product);
+        } else {
+            self.stack.push(V::reduce(product).widen());
+        }
+    }
+
+    /// The bytes of 4-lane vector block `i` of a chunk (a function, not a closure: closures
+    /// are not always inlined, see `backend::x86`).
+    #[inline(always)]
+    fn half(bytes: &[u8], i: usize) -> &[u8] {
+        &bytes[i * Self::VBLOCK..(i + 1) * Self::VBLOCK]
+    }
+
+    #[inline(always)]
+    fn chunk(&mut self, t: &Splat<'_, F, V>, bytes: &[u8]) {
+        let z0 = V::load_pair(Self::half(bytes, 0), Self::half(bytes, 4));
+        let z1 = V::load_pair(Self::half(bytes, 1), Self::half(bytes, 5));
+        let z2 = V::load_pair(Self::half(bytes, 2), Self::half(bytes, 6));
+        let z3 = V::load_pair(Self::half(bytes, 3), Self::half(bytes, 7));
+        let (x, x2, x4) = (t.sq(0), t.sq(1), t.sq(2));
+        // [A + m3 | B + m7]
+        let ab = V::wide_add(x.add(z0).mul_wide(x2.add(z1)), z2.widen());
+        self.i += 1;
+        let k = self.i.trailing_zeros() as usize;
+        let cd = match self.pending.take() {
+            Some(prev) => {
+                let l = V::reduce(V::blend_wide(ab, prev.tmp));
+                let r = V::blend(z3, prev.m8).add(V::blend(x4, t.sq(3 + prev.k)));
+                let cd = l.mul_wide(r);
+                self.push(cd); // D of the previous chunk, lanes 4-7
+                cd
+            }
+            None => V::reduce(ab).mul_wide(z3.add(x4)),
+        };
+        // C + B + m7 in lanes 4-7, plus the entries this chunk closes.
+        let mut tmp = V::wide_add(V::low_to_high(cd), ab);
+        for e in self.stack.drain(self.stack.len() - k..) {
+            tmp = V::wide_add(tmp, e);
+        }
+        self.pending = Some(PendingD { tmp, m8: z3, k });
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+        const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
+        self.n += data.len() as u64;
+        let table = Splat::<F, V>::new(p);
+        if self.len > 0 {
+            let take = (Self::CHUNK_BYTES - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < Self::CHUNK_BYTES {
+                return;
+            }
+            let buf = self.buf;
+            self.chunk(&table, &buf[..Self::CHUNK_BYTES]);
+            self.len = 0;
+        }
+        let mut chunks = data.chunks_exact(Self::CHUNK_BYTES);
+        for bytes in &mut chunks {
+            self.chunk(&table, bytes);
+        }
+        let rest = chunks.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// The value v before `out()` (the state is used up).
+    #[inline(always)]
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
+        let table = Splat::<F, V>::new(p);
+        if let Some(prev) = self.pending.take() {
+            let d = V::reduce(prev.tmp).mul_wide(prev.m8.add(table.sq(3 + prev.k)));
+            self.push(d);
+        }
+        let stack = self.stack.drain(..).map(V::upper_wide).collect();
+        let mut brw = Brw::<V::Half, 8>::resume(self.i, stack);
+        let table4 = Splat::<F, V::Half>::new(p);
+        let vb = Self::VBLOCK;
+        let used = self.len.div_ceil(vb) * vb;
+        self.buf[self.len..used].fill(0);
+        for i in 0..used / vb {
+            brw.push(
+                &table4,
+                V::Half::load(&self.buf[i * vb..(i + 1) * vb], false),
+            );
+        }
+        let mut values = [F::ZERO; 4];
+        brw.finish(&table4).store(&mut values);
+        let blocks = self.n.div_ceil(F::BLOCK as u64);
+        combine(p, &values, blocks, F::from_u64(self.n.wrapping_mul(8)))
     }
 }

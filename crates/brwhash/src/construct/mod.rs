@@ -11,7 +11,7 @@ mod hash2l;
 mod polyhash;
 mod twolevel;
 
-pub(crate) use decbrw::{DecLanes, Lanes};
+pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::BinHasher;
 pub(crate) use polyhash::PolyLanes;
 

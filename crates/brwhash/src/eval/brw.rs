@@ -108,6 +108,16 @@ impl<F: Field, const C: usize> Brw<F, C> {
         }
     }
 
+    /// Continue an evaluation whose first `i` chunks were computed elsewhere (by a SIMD
+    /// schedule of the same algorithm) and left `stack`.
+    pub fn resume(i: u64, stack: Vec<F::Wide>) -> Self {
+        Brw {
+            i,
+            stack,
+            ..Self::default()
+        }
+    }
+
     /// Whether a partial chunk is pending (then blocks must go through [`push`](Self::push)).
     #[inline(always)]
     pub fn mid_chunk(&self) -> bool {

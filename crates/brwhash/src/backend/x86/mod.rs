@@ -6,11 +6,14 @@
 //! [`Backend::cpu_supports`](super::Backend::cpu_supports) confirmed the features (a key's
 //! backend is checked when the key is made). Everything between an entry point and the
 //! intrinsics is `#[inline(always)]`, so it is compiled with the entry point's features.
+//! (Hence no closures and no `array::map` / `array::from_fn` around intrinsics: a closure
+//! cannot be `#[inline(always)]`, and one the inliner leaves out of line calls every
+//! intrinsic as a function, several times slower.)
 
 mod radix26;
 mod radix44;
 
-use crate::construct::{DecLanes, PolyLanes, Powers};
+use crate::construct::{DecLanes, DecPairs, Halves, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
@@ -22,10 +25,10 @@ pub(crate) trait X86Lanes: PrimeField {
     type X4: crate::construct::Lanes<Self>;
     /// AVX-512F: 8 lanes, radix 2^26.
     type X8: crate::construct::Lanes<Self>;
-    /// AVX-512 IFMA on ymm: 4 lanes, radix 2^52.
+    /// AVX-512 IFMA on ymm: 4 lanes, radix 2^44.
     type I4: crate::construct::Lanes<Self>;
-    /// AVX-512 IFMA on zmm: 8 lanes, radix 2^52.
-    type I8: crate::construct::Lanes<Self>;
+    /// AVX-512 IFMA on zmm: 8 lanes, radix 2^44, whose halves are `I4`.
+    type I8: Halves<Self, Half = Self::I4>;
 }
 
 impl X86Lanes for Fp1305 {
@@ -79,13 +82,6 @@ entry!(
 );
 entry!(
     "avx512f,avx512vl,avx512ifma",
-    dec_update_ifma4,
-    dec_finish_ifma4,
-    DecLanes,
-    I4
-);
-entry!(
-    "avx512f,avx512vl,avx512ifma",
     dec_update_ifma8,
     dec_finish_ifma8,
     DecLanes,
@@ -96,5 +92,12 @@ entry!(
     poly_update_ifma8,
     poly_finish_ifma8,
     PolyLanes,
+    I8
+);
+entry!(
+    "avx512f,avx512vl,avx512ifma",
+    pairs_update_ifma8,
+    pairs_finish_ifma8,
+    DecPairs,
     I8
 );

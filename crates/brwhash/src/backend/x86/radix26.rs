@@ -124,6 +124,12 @@ macro_rules! radix26_lanes {
                 out
             }
 
+            /// The sum of five vectors.
+            #[inline(always)]
+            fn sum(t: [V; 5]) -> V {
+                add(add(add(t[0], t[1]), add(t[2], t[3])), t[4])
+            }
+
             /// K * c: 2^130 = K (mod p).
             #[inline(always)]
             fn wrap<const K: u64>(c: V) -> V {
@@ -198,7 +204,7 @@ macro_rules! radix26_lanes {
                     let [b0, b1, b2, b3, b4] = rhs.0;
                     let (s1, s2, s3, s4) =
                         (wrap::<K>(b1), wrap::<K>(b2), wrap::<K>(b3), wrap::<K>(b4));
-                    let sum = |t: [V; 5]| add(add(add(t[0], t[1]), add(t[2], t[3])), t[4]);
+
                     Wide([
                         sum([
                             mul(a0, b0),
@@ -288,13 +294,27 @@ macro_rules! radix26_lanes {
             impl<const K: u64> L26<K> {
                 #[inline(always)]
                 fn splat_value(v: [u64; 3]) -> Self {
-                    L26(limbs26(v).map(splat64))
+                    let l = limbs26(v);
+                    L26([
+                        splat64(l[0]),
+                        splat64(l[1]),
+                        splat64(l[2]),
+                        splat64(l[3]),
+                        splat64(l[4]),
+                    ])
                 }
 
                 /// Lane j as a 192-bit integer below 2^131.
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
-                    let l = self.0.map(store);
+                    // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
+                    let l = [
+                        store(self.0[0]),
+                        store(self.0[1]),
+                        store(self.0[2]),
+                        store(self.0[3]),
+                        store(self.0[4]),
+                    ];
                     core::array::from_fn(|j| {
                         from_limbs26([l[0][j], l[1][j], l[2][j], l[3][j], l[4][j]])
                     })

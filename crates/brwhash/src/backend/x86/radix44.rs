@@ -137,7 +137,7 @@ macro_rules! radix44_width {
 
             /// The limbs of W blocks given as low and high words, plus `top` in the top limb.
             #[inline(always)]
-            fn split(lo: V, hi: V, top: u64) -> [V; 3] {
+            pub(crate) fn split(lo: V, hi: V, top: u64) -> [V; 3] {
                 let m = splat64(MASK44);
                 [
                     and(lo, m),
@@ -148,7 +148,7 @@ macro_rules! radix44_width {
 
             /// Unreduced products: three low-half columns, then three high-half columns.
             #[derive(Clone, Copy)]
-            pub(crate) struct Wide([V; 6]);
+            pub(crate) struct Wide(pub(crate) [V; 6]);
 
             impl Default for Wide {
                 fn default() -> Self {
@@ -158,7 +158,7 @@ macro_rules! radix44_width {
 
             /// W elements in radix 2^44; `K` = 20 for 2^130 - 5, 32 for 2^127 - 1.
             #[derive(Clone, Copy)]
-            pub(crate) struct L44<const K: u64>([V; 3]);
+            pub(crate) struct L44<const K: u64>(pub(crate) [V; 3]);
 
             impl<const K: u64> Default for L44<K> {
                 fn default() -> Self {
@@ -186,7 +186,8 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
-                    let l = self.0.map(store);
+                    // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
+                    let l = [store(self.0[0]), store(self.0[1]), store(self.0[2])];
                     core::array::from_fn(|j| from_limbs44([l[0][j], l[1][j], l[2][j]]))
                 }
             }
@@ -221,7 +222,14 @@ macro_rules! radix44_width {
                 #[inline(always)]
                 fn wide_add(a: Wide, b: Wide) -> Wide {
                     let (a, b) = (a.0, b.0);
-                    Wide(core::array::from_fn(|i| add(a[i], b[i])))
+                    Wide([
+                        add(a[0], b[0]),
+                        add(a[1], b[1]),
+                        add(a[2], b[2]),
+                        add(a[3], b[3]),
+                        add(a[4], b[4]),
+                        add(a[5], b[5]),
+                    ])
                 }
 
                 #[inline(always)]
@@ -260,7 +268,8 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn splat(x: Fp1305) -> Self {
-                    L44(limbs44(x.to_u192()).map(splat64))
+                    let l = limbs44(x.to_u192());
+                    L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
                 }
 
                 #[inline(always)]
@@ -285,7 +294,8 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn splat(x: Fp1271) -> Self {
-                    L44(limbs44(x.to_u192()).map(splat64))
+                    let l = limbs44(x.to_u192());
+                    L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
                 }
 
                 #[inline(always)]
@@ -351,3 +361,116 @@ radix44_width!(
 
 pub(crate) use ifma4::{Fp1271xW as Fp1271x4i, Fp1305xW as Fp1305x4i};
 pub(crate) use ifma8::{Fp1271xW as Fp1271x8i, Fp1305xW as Fp1305x8i};
+
+/// 8 IFMA lanes as two halves of 4: for 4-decBRWHash on 8 lanes (`DecPairs`).
+mod halves {
+    use super::{ifma4, ifma8};
+    use crate::construct::Halves;
+    use crate::field::{Fp1271, Fp1305};
+    use core::arch::x86_64::*;
+
+    // SAFETY (every function here): see the module documentation of `backend::x86`; these run
+    // only inside entry points compiled with AVX-512F/VL/IFMA.
+    #[inline(always)]
+    fn join(lo: __m256i, hi: __m256i) -> __m512i {
+        unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+    }
+    #[inline(always)]
+    fn blend(a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_mask_blend_epi64(0xf0, a, b) }
+    }
+    #[inline(always)]
+    fn low_to_high(a: __m512i) -> __m512i {
+        unsafe { _mm512_inserti64x4::<1>(a, _mm512_castsi512_si256(a)) }
+    }
+    #[inline(always)]
+    fn upper(a: __m512i) -> __m256i {
+        unsafe { _mm512_extracti64x4_epi64::<1>(a) }
+    }
+
+    macro_rules! halves {
+        ($field:ty, $k:literal $(, $load_pair:item)?) => {
+            impl Halves<$field> for ifma8::L44<$k> {
+                type Half = ifma4::L44<$k>;
+
+                #[inline(always)]
+                fn join(lo: Self::Half, hi: Self::Half) -> Self {
+                    let (l, h) = (lo.0, hi.0);
+                    ifma8::L44([join(l[0], h[0]), join(l[1], h[1]), join(l[2], h[2])])
+                }
+
+                #[inline(always)]
+                fn blend(a: Self, b: Self) -> Self {
+                    let (a, b) = (a.0, b.0);
+                    ifma8::L44([blend(a[0], b[0]), blend(a[1], b[1]), blend(a[2], b[2])])
+                }
+
+                #[inline(always)]
+                fn blend_wide(a: ifma8::Wide, b: ifma8::Wide) -> ifma8::Wide {
+                    let (a, b) = (a.0, b.0);
+                    ifma8::Wide([
+                        blend(a[0], b[0]),
+                        blend(a[1], b[1]),
+                        blend(a[2], b[2]),
+                        blend(a[3], b[3]),
+                        blend(a[4], b[4]),
+                        blend(a[5], b[5]),
+                    ])
+                }
+
+                #[inline(always)]
+                fn low_to_high(w: ifma8::Wide) -> ifma8::Wide {
+                    let w = w.0;
+                    ifma8::Wide([
+                        low_to_high(w[0]),
+                        low_to_high(w[1]),
+                        low_to_high(w[2]),
+                        low_to_high(w[3]),
+                        low_to_high(w[4]),
+                        low_to_high(w[5]),
+                    ])
+                }
+
+                $($load_pair)?
+
+                #[inline(always)]
+                fn upper_wide(w: ifma8::Wide) -> ifma4::Wide {
+                    let w = w.0;
+                    ifma4::Wide([
+                        upper(w[0]),
+                        upper(w[1]),
+                        upper(w[2]),
+                        upper(w[3]),
+                        upper(w[4]),
+                        upper(w[5]),
+                    ])
+                }
+            }
+        };
+    }
+
+    halves!(
+        Fp1305,
+        20,
+        /// The low and high words of 4 blocks at `lo` and 4 at `hi`: two loads and two
+        /// permutations, as for 8 consecutive blocks.
+        #[inline(always)]
+        fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+            let (lo, hi) = (&lo[..64], &hi[..64]);
+            // SAFETY: each slice holds the 64 bytes its load reads; the features are the
+            // entry point's (see `backend::x86`).
+            let (lo, hi) = unsafe {
+                let a = _mm512_loadu_si512(lo.as_ptr() as *const __m512i);
+                let b = _mm512_loadu_si512(hi.as_ptr() as *const __m512i);
+                let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+                let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+                (
+                    _mm512_permutex2var_epi64(a, even, b),
+                    _mm512_permutex2var_epi64(a, odd, b),
+                )
+            };
+            ifma8::L44(ifma8::split(lo, hi, 0))
+        }
+    );
+    halves!(Fp1271, 32);
+}
