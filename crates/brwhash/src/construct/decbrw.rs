@@ -240,7 +240,7 @@ struct PendingD<V: Field> {
 /// D = red(C+B+m7+popped)(m8+x^(8*2^k)). One 8-lane product computes [A | B]; another
 /// computes [C of chunk n | D of chunk n-1], independent once the pipeline is one chunk deep.
 /// Stack entries are valid in lanes 4-7. At the end the stack moves to 4 lanes and the
-/// generic evaluator (chunks of 8, the same algorithm) finishes the tail.
+/// generic evaluator finishes the tail.
 #[derive(Clone)]
 pub(crate) struct DecPairs<F: PrimeField, V: Halves<F>> {
     buf: [u8; MAX_CHUNK_BYTES],
@@ -351,8 +351,10 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
             let d = V::reduce(prev.tmp).mul_wide(prev.m8.add(table.sq(3 + prev.k)));
             self.push(d);
         }
+        // The stack after i chunks of 8 blocks is the stack after 2i chunks of 4 (the same
+        // complete subtrees), so the straight-line 4-block evaluator finishes the tail.
         let stack = self.stack.drain(..).map(V::upper_wide).collect();
-        let mut brw = Brw::<V::Half, 8>::resume(self.i, stack);
+        let mut brw = Brw::<V::Half, 4>::resume(2 * self.i, stack);
         let table4 = Splat::<F, V::Half>::new(p);
         let vb = Self::VBLOCK;
         let used = self.len.div_ceil(vb) * vb;
