@@ -145,10 +145,10 @@ fn streaming_split_points_and_unaligned_input() {
                 );
             }
         }
-        // Across the crossover from portable to SIMD code (512 bytes for polyHash): every
-        // split point, so the switch happens inside every possible update.
+        // Across the crossovers from portable to SIMD code (224..384 bytes for polyHash):
+        // every split point, so the switch happens inside every possible update.
         let msg = rng.bytes(1100);
-        for n in [511, 512, 513, 640, 1100] {
+        for n in [223, 224, 225, 320, 321, 384, 385, 640, 1100] {
             let want = slow.hash(&msg[..n]);
             for split in 0..=n {
                 let mut h = Hasher::new(&fast);

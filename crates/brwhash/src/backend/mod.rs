@@ -311,15 +311,21 @@ simd_states! {
 }
 
 impl<F: SimdPrime> SimdState<F> {
-    /// Message length (bytes) up to which the portable code is faster than this backend's
-    /// (measured with `cargo run --release -p brwhash --example timing`, precomputed key,
-    /// TSC cycles per byte on the Zen 5 build machine):
-    /// - polyHash/Poly1305: AVX2 5.05 vs portable 2.72 at 256 B, 1.47 vs 2.09 at 1 KiB;
-    ///   AVX-512F 5.97 vs 2.72 at 256 B, 1.47 vs 2.09 at 1 KiB: crossover near 512 B.
+    /// Message length (bytes) up to which the portable code is faster than this backend's.
+    /// Measured with `cargo run --release -p brwhash --example timing` (precomputed key, TSC
+    /// cycles per byte, Zen 5 build machine), portable vs SIMD forced:
+    /// - Poly1305 / polyHash1305: AVX2 2.74 vs 3.24 at 256 B, 2.42 vs 2.21 at 384 B
+    ///   (AVX-512F alike): 320; IFMA 3.17 vs 3.67 at 192 B, 2.74 vs 2.42 at 256 B: 224.
+    /// - polyHash1271: AVX2 2.14 vs 2.21 at 384 B, 1.95 vs 1.76 at 512 B: 384; IFMA 2.47 vs
+    ///   2.44 at 256 B, 2.14 vs 1.67 at 384 B: 256.
     /// - decBRWHash: the SIMD code wins from the first block (AVX2 4.0 vs 5.0 at 256 B).
     pub fn crossover(alg: Algorithm, backend: Backend) -> usize {
-        match Plan::of(alg, backend) {
-            Some(Plan::Poly(_)) => 512,
+        let p1271 = alg.prime() == Some(crate::Prime::P1271);
+        match (Plan::of(alg, backend), p1271) {
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 224,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) => 256,
+            (Some(Plan::Poly(_)), false) => 320,
+            (Some(Plan::Poly(_)), true) => 384,
             _ => 0,
         }
     }
