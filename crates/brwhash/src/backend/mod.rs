@@ -36,7 +36,7 @@ pub enum Backend {
     Avx2,
     /// AVX-512F, radix 2^26, 8 lanes.
     Avx512,
-    /// AVX-512 IFMA (52-bit multiply-add).
+    /// AVX-512 IFMA (52-bit multiply-add), with AVX-512VL/BW/VBMI.
     Ifma,
     /// PCLMULQDQ (binary fields).
     Pclmul,
@@ -87,9 +87,12 @@ impl Backend {
             }
             #[cfg(target_arch = "x86_64")]
             Backend::Ifma => {
+                // VBMI and BW load 15-byte blocks (every IFMA CPU has them).
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512bw")
                     && std::is_x86_feature_detected!("avx512ifma")
+                    && std::is_x86_feature_detected!("avx512vbmi")
             }
             #[cfg(target_arch = "x86_64")]
             Backend::Pclmul => {

@@ -81,21 +81,21 @@ entry!(
     X8
 );
 entry!(
-    "avx512f,avx512vl,avx512ifma",
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     dec_update_ifma8,
     dec_finish_ifma8,
     DecLanes,
     I8
 );
 entry!(
-    "avx512f,avx512vl,avx512ifma",
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     poly_update_ifma8,
     poly_finish_ifma8,
     PolyLanes,
     I8
 );
 entry!(
-    "avx512f,avx512vl,avx512ifma",
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     pairs_update_ifma8,
     pairs_finish_ifma8,
     DecPairs,

@@ -48,13 +48,74 @@ fn from_limbs44(l: [u64; 3]) -> [u64; 3] {
     [lo as u64, (lo >> 64) as u64, top]
 }
 
+/// Byte indices that gather 15-byte blocks into 64-bit lanes: block j's bytes 0..7 (`high`
+/// false) or 8..14 (`high` true) into lane j, where blocks 0..half come from the first source
+/// and the rest from the second (`permutex2var_epi8` indices: +64 / +32 select it).
+const fn gather_index<const N: usize>(high: bool, half: usize, second: usize) -> [u8; N] {
+    let mut idx = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        let (lane, t) = (i / 8, i % 8);
+        let (src, block) = if lane < half {
+            (0, lane)
+        } else {
+            (second, lane - half)
+        };
+        let byte = 15 * block + if high { 8 } else { 0 } + t;
+        // Byte 7 of a high word is masked to zero; any in-range index will do.
+        idx[i] = (src + if high && t == 7 { 0 } else { byte }) as u8;
+        i += 1;
+    }
+    idx
+}
+
+/// 4 blocks of 15 bytes at `a` (60 bytes, read with masked loads: nothing beyond) as low and
+/// high 64-bit words (the high word has 7 bytes). AVX-512VL/BW/VBMI.
+#[inline(always)]
+unsafe fn load1271_x4(
+    a: *const u8,
+    _: *const u8,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::*;
+    const LO: [u8; 32] = gather_index::<32>(false, 2, 32);
+    const HI: [u8; 32] = gather_index::<32>(true, 2, 32);
+    let x = _mm256_maskz_loadu_epi8(u32::MAX, a as *const i8);
+    let y = _mm256_maskz_loadu_epi8((1 << 30) - 1, a.add(30) as *const i8);
+    let lo_idx = _mm256_loadu_si256(LO.as_ptr() as *const __m256i);
+    let hi_idx = _mm256_loadu_si256(HI.as_ptr() as *const __m256i);
+    // Blocks 2 and 3 start at bytes 30 and 45 = 0 and 15 of `y`.
+    let lo = _mm256_permutex2var_epi8(x, lo_idx, y);
+    let hi = _mm256_maskz_permutex2var_epi8(0x7f7f_7f7f, x, hi_idx, y);
+    (lo, hi)
+}
+
+/// 4 blocks of 15 bytes at `a` and 4 at `b` (60 bytes each, masked loads: nothing beyond) as
+/// low and high 64-bit words, lanes 0-3 from `a`.
+#[inline(always)]
+pub(crate) unsafe fn load1271_x8(
+    a: *const u8,
+    b: *const u8,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    use core::arch::x86_64::*;
+    const LO: [u8; 64] = gather_index::<64>(false, 4, 64);
+    const HI: [u8; 64] = gather_index::<64>(true, 4, 64);
+    let x = _mm512_maskz_loadu_epi8((1 << 60) - 1, a as *const i8);
+    let y = _mm512_maskz_loadu_epi8((1 << 60) - 1, b as *const i8);
+    let lo_idx = _mm512_loadu_si512(LO.as_ptr() as *const __m512i);
+    let hi_idx = _mm512_loadu_si512(HI.as_ptr() as *const __m512i);
+    let lo = _mm512_permutex2var_epi8(x, lo_idx, y);
+    let hi = _mm512_maskz_permutex2var_epi8(0x7f7f_7f7f_7f7f_7f7f, x, hi_idx, y);
+    (lo, hi)
+}
+
 macro_rules! radix44_width {
     (
         $module:ident, $vec:ident, lanes = $w:literal,
         add = $add:ident, and = $and:ident, or = $or:ident,
         srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
         madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
-        loadu = $loadu:expr, storeu = $storeu:expr, load1305 = $load1305:expr
+        storeu = $storeu:expr, load1305 = $load1305:expr,
+        load1271 = $load1271:expr
     ) => {
         pub(crate) mod $module {
             use super::*;
@@ -121,11 +182,6 @@ macro_rules! radix44_width {
             #[inline(always)]
             fn hi(acc: V, a: V, b: V) -> V {
                 unsafe { $madd52hi(acc, a, b) }
-            }
-            #[inline(always)]
-            fn load(words: &[u64; $w]) -> V {
-                // SAFETY: reads exactly the array (unaligned load).
-                unsafe { ($loadu)(words.as_ptr() as *const V) }
             }
             #[inline(always)]
             fn store(v: V) -> [u64; $w] {
@@ -300,18 +356,12 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {
-                    // 15-byte blocks straddle lanes: gather each block's two words.
                     let bytes = &bytes[..15 * $w];
-                    let word =
-                        |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-                    let lo: [u64; $w] = core::array::from_fn(|j| word(15 * j));
-                    let hi: [u64; $w] = core::array::from_fn(|j| word(15 * j + 7) >> 8);
+                    // SAFETY: the slice holds the 15 * W bytes the masked loads read.
+                    let (lo, hi) =
+                        unsafe { ($load1271)(bytes.as_ptr(), bytes.as_ptr().add(15 * $w / 2)) };
                     // pad1's 2^120 is bit 32 of the top limb (2^88).
-                    L44(split(
-                        load(&lo),
-                        load(&hi),
-                        if marker { 1 << 32 } else { 0 },
-                    ))
+                    L44(split(lo, hi, if marker { 1 << 32 } else { 0 }))
                 }
 
                 #[inline(always)]
@@ -337,9 +387,9 @@ radix44_width!(
     set1 = _mm256_set1_epi64x,
     madd52lo = _mm256_madd52lo_epu64,
     madd52hi = _mm256_madd52hi_epu64,
-    loadu = _mm256_loadu_si256,
     storeu = _mm256_storeu_si256,
-    load1305 = crate::backend::x86::radix26::load1305_avx2
+    load1305 = crate::backend::x86::radix26::load1305_avx2,
+    load1271 = load1271_x4
 );
 
 radix44_width!(
@@ -354,9 +404,9 @@ radix44_width!(
     set1 = _mm512_set1_epi64,
     madd52lo = _mm512_madd52lo_epu64,
     madd52hi = _mm512_madd52hi_epu64,
-    loadu = _mm512_loadu_si512,
     storeu = _mm512_storeu_si512,
-    load1305 = crate::backend::x86::radix26::load1305_avx512
+    load1305 = crate::backend::x86::radix26::load1305_avx512,
+    load1271 = load1271_x8
 );
 
 pub(crate) use ifma4::{Fp1271xW as Fp1271x4i, Fp1305xW as Fp1305x4i};
@@ -472,5 +522,17 @@ mod halves {
             ifma8::L44(ifma8::split(lo, hi, 0))
         }
     );
-    halves!(Fp1271, 32);
+    halves!(
+        Fp1271,
+        32,
+        /// 4 blocks at `lo` and 4 at `hi` with one byte permutation per word.
+        #[inline(always)]
+        fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+            let (lo, hi) = (&lo[..60], &hi[..60]);
+            // SAFETY: each slice holds the 60 bytes its masked load reads; the features are
+            // the entry point's (see `backend::x86`).
+            let (l, h) = unsafe { super::load1271_x8(lo.as_ptr(), hi.as_ptr()) };
+            ifma8::L44(ifma8::split(l, h, 0))
+        }
+    );
 }
