@@ -54,10 +54,11 @@ impl<F: Field> DecBrw<F> {
 /// The final step from the c stream values Q_1..Q_c: x * (x * Poly(x^D; Q) + L).
 fn combine<F: Field>(p: &Powers<F>, values: &[F], blocks: u64, length: F) -> F {
     let q = blocks.div_ceil(values.len() as u64);
-    // x^D = sq[bit length of q]; for L = 0 (q = 0) that is sq[0] = x^1, as defined.
-    let x_d = p.sq[(u64::BITS - q.leading_zeros()) as usize];
-    let x = p.x();
-    x.mul(x.mul(poly_tree(x_d, values)).add(length))
+    // x^D = sq[bit length of q] (for L = 0, q = 0: sq[0] = x^1, as defined); its squares follow.
+    let j = (u64::BITS - q.leading_zeros()) as usize;
+    let sum = poly_tree(&p.sq[j..], values);
+    // x * (x * sum + L) = x^2 * sum + x * L: two independent products, one reduction.
+    F::reduce(F::wide_add(p.sq[1].mul_wide(sum), p.x().mul_wide(length)))
 }
 
 /// W elements of a prime field in the lanes of a SIMD vector.

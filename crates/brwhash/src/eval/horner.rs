@@ -81,14 +81,17 @@ pub fn poly_plain<F: Field>(base: F, ms: &[F]) -> F {
 /// Poly(y; v_0, .., v_(n-1)) = Poly(y^2; v_0 y + v_1, v_2 y + v_3, ..) (a zero in front when
 /// n is odd). The same n - 1 products as Horner plus lg n squarings, but independent
 /// products at each level: the dependency chain is lg n products long instead of n.
+/// `squares[k]` = base^(2^k) for k up to lg n (precomputed, e.g. a slice of a key's
+/// squarings), so the levels need no squaring.
 #[inline(always)]
-pub fn poly_tree<F: Field>(base: F, ms: &[F]) -> F {
+pub fn poly_tree<F: Field>(squares: &[F], ms: &[F]) -> F {
     let mut v = [F::ZERO; 16];
     let mut n = ms.len();
     debug_assert!(n <= 16);
     v[..n].copy_from_slice(ms);
-    let mut y = base;
+    let mut level = 0;
     while n > 1 {
+        let y = squares[level];
         let odd = n % 2;
         let pairs = n.div_ceil(2);
         for k in 0..pairs {
@@ -101,7 +104,7 @@ pub fn poly_tree<F: Field>(base: F, ms: &[F]) -> F {
             v[k] = F::reduce(F::wide_add(hi.mul_wide(y), v[2 * k + 1 - odd].widen()));
         }
         n = pairs;
-        y = y.square();
+        level += 1;
     }
     if ms.is_empty() {
         F::ZERO

@@ -85,7 +85,7 @@ fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
         // Horner: Poly(x; M) with every group size, continuing from an accumulator.
         let plain = horner::poly_plain(x, &blocks[..l]);
         if l <= 16 {
-            let tree = horner::poly_tree(x, &blocks[..l]);
+            let tree = horner::poly_tree(&sq, &blocks[..l]);
             assert_eq!(
                 tree.to_canonical_bytes(),
                 plain.to_canonical_bytes(),
