@@ -93,14 +93,14 @@ impl Key {
                 poly1305_s.copy_from_slice(&key[16..32]);
                 let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
                 let x = Fp1305::from_key(&r.to_le_bytes());
-                let gamma_log = SimdState::<Fp1305>::gamma_log(alg, backend);
+                let gamma_log = simd_gamma_log(alg, backend, max_len);
                 Material::P1305(Powers::new(x, squares_needed(max_len, 16), gamma_log))
             }
             family => {
                 let gamma_log = match family {
                     Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
-                    _ => SimdState::<Fp1305>::gamma_log(alg, backend),
+                    _ => simd_gamma_log(alg, backend, max_len),
                 };
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => Material::P1271(Powers::new(
@@ -354,6 +354,15 @@ impl<'k> Hasher<'k> {
             }),
         }
     }
+}
+
+/// The SIMD state's `Powers::hg` need, unless every message this key will see is below the
+/// crossover (one-shot keys of short messages take the portable code and skip those powers).
+fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usize> {
+    let crossover = SimdState::<Fp1305>::crossover(alg, backend) as u64;
+    (max_len > crossover)
+        .then(|| SimdState::<Fp1305>::gamma_log(alg, backend))
+        .flatten()
 }
 
 /// v of `msg` by the key's SIMD backend, when it has code for the algorithm and the message
