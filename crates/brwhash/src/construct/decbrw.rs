@@ -75,6 +75,8 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn load(bytes: &[u8], marker: bool) -> Self;
     /// The lanes as scalar elements (`out.len() == W`).
     fn store(self, out: &mut [F]);
+    /// Lane j = `values[j]` (`values.len() == W`).
+    fn from_lanes(values: &[F]) -> Self;
 }
 
 /// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor

@@ -106,14 +106,21 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
         let powers = Self::powers(p);
-        let mut values = [F::ZERO; 16];
-        self.lanes
-            .value(&powers[..Self::G])
-            .store(&mut values[..V::W]);
-        let mut h = PolyHash::default();
-        for &a in &values[..V::W] {
-            h.absorb(p, a);
+        // S = sum_j A_j x^(W-1-j): the lanes weighted in the vector unit, then added up, so
+        // that x * Poly(x; A_0, .., A_(W-1), T..) = x * Poly(x; S, T..) needs scalar products
+        // only for the tail blocks.
+        let mut weights = [F::ZERO; 16];
+        weights[V::W - 1] = F::from_u64(1);
+        for j in 0..V::W - 1 {
+            weights[j] = p.hx[V::W - 2 - j];
         }
+        let lanes = self.lanes.value(&powers[..Self::G]);
+        let weighted = V::reduce(lanes.mul_wide(V::from_lanes(&weights[..V::W])));
+        let mut values = [F::ZERO; 16];
+        weighted.store(&mut values[..V::W]);
+        let sum = values[1..V::W].iter().fold(values[0], |acc, &v| acc.add(v));
+        let mut h = PolyHash::default();
+        h.absorb(p, sum);
         for block in self.buf[..self.len].chunks(F::BLOCK) {
             h.absorb(p, F::from_block(block, true));
         }

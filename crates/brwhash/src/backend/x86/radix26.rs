@@ -305,6 +305,25 @@ macro_rules! radix26_lanes {
                 }
 
                 /// Lane j as a 192-bit integer below 2^131.
+                /// Lane j = `values[j]` (scalars' working representatives below 2^131).
+                #[inline(always)]
+                fn from_values<F: PrimeField>(values: &[F]) -> Self {
+                    let mut w = [[0u64; $w]; 5];
+                    for (j, v) in values.iter().enumerate().take($w) {
+                        let l = limbs26(v.to_u192());
+                        for (i, limb) in l.iter().enumerate() {
+                            w[i][j] = *limb;
+                        }
+                    }
+                    L26([
+                        load(&w[0]),
+                        load(&w[1]),
+                        load(&w[2]),
+                        load(&w[3]),
+                        load(&w[4]),
+                    ])
+                }
+
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
@@ -349,6 +368,11 @@ macro_rules! radix26_lanes {
                         *o = Fp1305::from_u192(v);
                     }
                 }
+
+                #[inline(always)]
+                fn from_lanes(values: &[Fp1305]) -> Self {
+                    Self::from_values(values)
+                }
             }
 
             impl Lanes<Fp1271> for L26<8> {
@@ -380,6 +404,11 @@ macro_rules! radix26_lanes {
                     for (o, v) in out.iter_mut().zip(self.lanes()) {
                         *o = Fp1271::from_u192(v);
                     }
+                }
+
+                #[inline(always)]
+                fn from_lanes(values: &[Fp1271]) -> Self {
+                    Self::from_values(values)
                 }
             }
         }

@@ -114,7 +114,7 @@ macro_rules! radix44_width {
         add = $add:ident, and = $and:ident, or = $or:ident,
         srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
         madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
-        storeu = $storeu:expr, load1305 = $load1305:expr,
+        loadu = $loadu:expr, storeu = $storeu:expr, load1305 = $load1305:expr,
         load1271 = $load1271:expr
     ) => {
         pub(crate) mod $module {
@@ -184,6 +184,12 @@ macro_rules! radix44_width {
                 unsafe { $madd52hi(acc, a, b) }
             }
             #[inline(always)]
+            fn load_words(words: &[u64; $w]) -> V {
+                // SAFETY: reads exactly the array (unaligned load).
+                unsafe { ($loadu)(words.as_ptr() as *const V) }
+            }
+
+            #[inline(always)]
             fn store(v: V) -> [u64; $w] {
                 let mut out = [0u64; $w];
                 // SAFETY: writes exactly the array (unaligned store).
@@ -238,6 +244,19 @@ macro_rules! radix44_width {
                     } else {
                         shl5(v)
                     }
+                }
+
+                /// Lane j = `values[j]` (scalars' working representatives below 2^131).
+                #[inline(always)]
+                fn from_values<F: PrimeField>(values: &[F]) -> Self {
+                    let mut w = [[0u64; $w]; 3];
+                    for (j, v) in values.iter().enumerate().take($w) {
+                        let l = limbs44(v.to_u192());
+                        for (i, limb) in l.iter().enumerate() {
+                            w[i][j] = *limb;
+                        }
+                    }
+                    L44([load_words(&w[0]), load_words(&w[1]), load_words(&w[2])])
                 }
 
                 #[inline(always)]
@@ -343,6 +362,11 @@ macro_rules! radix44_width {
                         *o = Fp1305::from_u192(v);
                     }
                 }
+
+                #[inline(always)]
+                fn from_lanes(values: &[Fp1305]) -> Self {
+                    Self::from_values(values)
+                }
             }
 
             impl Lanes<Fp1271> for L44<32> {
@@ -370,6 +394,11 @@ macro_rules! radix44_width {
                         *o = Fp1271::from_u192(v);
                     }
                 }
+
+                #[inline(always)]
+                fn from_lanes(values: &[Fp1271]) -> Self {
+                    Self::from_values(values)
+                }
             }
         }
     };
@@ -387,6 +416,7 @@ radix44_width!(
     set1 = _mm256_set1_epi64x,
     madd52lo = _mm256_madd52lo_epu64,
     madd52hi = _mm256_madd52hi_epu64,
+    loadu = _mm256_loadu_si256,
     storeu = _mm256_storeu_si256,
     load1305 = crate::backend::x86::radix26::load1305_avx2,
     load1271 = load1271_x4
@@ -404,6 +434,7 @@ radix44_width!(
     set1 = _mm512_set1_epi64,
     madd52lo = _mm512_madd52lo_epu64,
     madd52hi = _mm512_madd52hi_epu64,
+    loadu = _mm512_loadu_si512,
     storeu = _mm512_storeu_si512,
     load1305 = crate::backend::x86::radix26::load1305_avx512,
     load1271 = load1271_x8
