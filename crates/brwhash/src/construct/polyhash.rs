@@ -111,8 +111,8 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         // only for the tail blocks.
         let mut weights = [F::ZERO; 16];
         weights[V::W - 1] = F::from_u64(1);
-        for j in 0..V::W - 1 {
-            weights[j] = p.hx[V::W - 2 - j];
+        for (w, &power) in weights[..V::W - 1].iter_mut().zip(p.hx[..V::W - 1].iter().rev()) {
+            *w = power;
         }
         let lanes = self.lanes.value(&powers[..Self::G]);
         let weighted = V::reduce(lanes.mul_wide(V::from_lanes(&weights[..V::W])));
