@@ -6,6 +6,7 @@
 mod common;
 
 use brwhash::{Algorithm, Backend, Hasher, Key};
+use common::Rng;
 
 /// (backend, algorithm) pairs that can run here, other than portable.
 fn simd_pairs() -> Vec<(Backend, Algorithm)> {
@@ -25,20 +26,6 @@ fn simd_pairs() -> Vec<(Backend, Algorithm)> {
         pairs.extend(algs.into_iter().map(|a| (b, a)));
     }
     pairs
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
 }
 
 /// Keys that put every limb of a radix-2^26, 2^44 or 2^52 representation at its maximum,

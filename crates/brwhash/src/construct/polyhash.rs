@@ -111,7 +111,10 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         // only for the tail blocks.
         let mut weights = [F::ZERO; 16];
         weights[V::W - 1] = F::from_u64(1);
-        for (w, &power) in weights[..V::W - 1].iter_mut().zip(p.hx[..V::W - 1].iter().rev()) {
+        for (w, &power) in weights[..V::W - 1]
+            .iter_mut()
+            .zip(p.hx[..V::W - 1].iter().rev())
+        {
             *w = power;
         }
         let lanes = self.lanes.value(&powers[..Self::G]);

@@ -10,6 +10,7 @@
 //! cannot be `#[inline(always)]`, and one the inliner leaves out of line calls every
 //! intrinsic as a function, several times slower.)
 
+mod ops;
 mod radix26;
 mod radix44;
 

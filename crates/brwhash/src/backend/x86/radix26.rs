@@ -45,84 +45,13 @@ fn from_limbs26(l: [u64; 5]) -> [u64; 3] {
 
 macro_rules! radix26_lanes {
     (
-        $module:ident, $feature:literal, $vec:ident, lanes = $w:literal,
-        add = $add:ident, mul = $mul:ident, and = $and:ident, or = $or:ident,
-        srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
-        loadu = $loadu:expr, storeu = $storeu:expr,
+        $module:ident, $feature:literal, ops = $ops:ident, lanes = $w:literal,
         load1305 = $load1305:expr
     ) => {
         pub(crate) mod $module {
             use super::*;
-            use core::arch::x86_64::*;
 
-            type V = $vec;
-
-            /// All-zero bits are a valid vector.
-            // SAFETY: the vector type is plain data of the same size as the array.
-            const ZV: V = unsafe { core::mem::transmute::<[u64; $w], V>([0; $w]) };
-
-            // SAFETY (every helper below): see the module documentation of `backend::x86`;
-            // these run only inside entry points compiled with the features they need.
-            #[inline(always)]
-            fn add(a: V, b: V) -> V {
-                unsafe { $add(a, b) }
-            }
-            #[inline(always)]
-            fn mul(a: V, b: V) -> V {
-                unsafe { $mul(a, b) }
-            }
-            #[inline(always)]
-            fn and(a: V, b: V) -> V {
-                unsafe { $and(a, b) }
-            }
-            #[inline(always)]
-            fn or(a: V, b: V) -> V {
-                unsafe { $or(a, b) }
-            }
-            #[inline(always)]
-            fn splat64(x: u64) -> V {
-                unsafe { $set1(x as i64) }
-            }
-            #[inline(always)]
-            fn shr26(a: V) -> V {
-                unsafe { $srli::<26>(a) }
-            }
-            #[inline(always)]
-            fn shr52(a: V) -> V {
-                unsafe { $srli::<52>(a) }
-            }
-            #[inline(always)]
-            fn shr14(a: V) -> V {
-                unsafe { $srli::<14>(a) }
-            }
-            #[inline(always)]
-            fn shr40(a: V) -> V {
-                unsafe { $srli::<40>(a) }
-            }
-            #[inline(always)]
-            fn shl12(a: V) -> V {
-                unsafe { $slli::<12>(a) }
-            }
-            #[inline(always)]
-            fn shl2(a: V) -> V {
-                unsafe { $slli::<2>(a) }
-            }
-            #[inline(always)]
-            fn shl3(a: V) -> V {
-                unsafe { $slli::<3>(a) }
-            }
-            #[inline(always)]
-            fn load(words: &[u64; $w]) -> V {
-                // SAFETY: reads exactly the array (unaligned load).
-                unsafe { ($loadu)(words.as_ptr() as *const V) }
-            }
-            #[inline(always)]
-            fn store(v: V) -> [u64; $w] {
-                let mut out = [0u64; $w];
-                // SAFETY: writes exactly the array (unaligned store).
-                unsafe { ($storeu)(out.as_mut_ptr() as *mut V, v) };
-                out
-            }
+            use crate::backend::x86::ops::$ops::*;
 
             /// The sum of five vectors.
             #[inline(always)]
@@ -134,9 +63,9 @@ macro_rules! radix26_lanes {
             #[inline(always)]
             fn wrap<const K: u64>(c: V) -> V {
                 if K == 5 {
-                    add(c, shl2(c))
+                    add(c, shl::<2>(c))
                 } else {
-                    shl3(c)
+                    shl::<3>(c)
                 }
             }
 
@@ -147,10 +76,10 @@ macro_rules! radix26_lanes {
                 let m = splat64(MASK26);
                 [
                     and(lo, m),
-                    and(shr26(lo), m),
-                    and(or(shr52(lo), shl12(hi)), m),
-                    and(shr14(hi), m),
-                    or(shr40(hi), splat64(top)),
+                    and(shr::<26>(lo), m),
+                    and(or(shr::<52>(lo), shl::<12>(hi)), m),
+                    and(shr::<14>(hi), m),
+                    or(shr::<40>(hi), splat64(top)),
                 ]
             }
 
@@ -207,39 +136,39 @@ macro_rules! radix26_lanes {
 
                     Wide([
                         sum([
-                            mul(a0, b0),
-                            mul(a1, s4),
-                            mul(a2, s3),
-                            mul(a3, s2),
-                            mul(a4, s1),
+                            mul32(a0, b0),
+                            mul32(a1, s4),
+                            mul32(a2, s3),
+                            mul32(a3, s2),
+                            mul32(a4, s1),
                         ]),
                         sum([
-                            mul(a0, b1),
-                            mul(a1, b0),
-                            mul(a2, s4),
-                            mul(a3, s3),
-                            mul(a4, s2),
+                            mul32(a0, b1),
+                            mul32(a1, b0),
+                            mul32(a2, s4),
+                            mul32(a3, s3),
+                            mul32(a4, s2),
                         ]),
                         sum([
-                            mul(a0, b2),
-                            mul(a1, b1),
-                            mul(a2, b0),
-                            mul(a3, s4),
-                            mul(a4, s3),
+                            mul32(a0, b2),
+                            mul32(a1, b1),
+                            mul32(a2, b0),
+                            mul32(a3, s4),
+                            mul32(a4, s3),
                         ]),
                         sum([
-                            mul(a0, b3),
-                            mul(a1, b2),
-                            mul(a2, b1),
-                            mul(a3, b0),
-                            mul(a4, s4),
+                            mul32(a0, b3),
+                            mul32(a1, b2),
+                            mul32(a2, b1),
+                            mul32(a3, b0),
+                            mul32(a4, s4),
                         ]),
                         sum([
-                            mul(a0, b4),
-                            mul(a1, b3),
-                            mul(a2, b2),
-                            mul(a3, b1),
-                            mul(a4, b0),
+                            mul32(a0, b4),
+                            mul32(a1, b3),
+                            mul32(a2, b2),
+                            mul32(a3, b1),
+                            mul32(a4, b0),
                         ]),
                     ])
                 }
@@ -266,25 +195,25 @@ macro_rules! radix26_lanes {
                     // Two interleaved carry chains (h0 -> h1 -> h2 -> h3, h3 -> h4 -> h0).
                     let m = splat64(MASK26);
                     let [mut h0, mut h1, mut h2, mut h3, mut h4] = w.0;
-                    let c = shr26(h0);
+                    let c = shr::<26>(h0);
                     h0 = and(h0, m);
                     h1 = add(h1, c);
-                    let c = shr26(h3);
+                    let c = shr::<26>(h3);
                     h3 = and(h3, m);
                     h4 = add(h4, c);
-                    let c = shr26(h1);
+                    let c = shr::<26>(h1);
                     h1 = and(h1, m);
                     h2 = add(h2, c);
-                    let c = shr26(h4);
+                    let c = shr::<26>(h4);
                     h4 = and(h4, m);
                     h0 = add(h0, wrap::<K>(c));
-                    let c = shr26(h2);
+                    let c = shr::<26>(h2);
                     h2 = and(h2, m);
                     h3 = add(h3, c);
-                    let c = shr26(h0);
+                    let c = shr::<26>(h0);
                     h0 = and(h0, m);
                     h1 = add(h1, c);
-                    let c = shr26(h3);
+                    let c = shr::<26>(h3);
                     h3 = and(h3, m);
                     h4 = add(h4, c);
                     L26([h0, h1, h2, h3, h4])
@@ -446,37 +375,13 @@ pub(crate) unsafe fn load1305_avx512(
     )
 }
 
-radix26_lanes!(
-    avx2,
-    "AVX2",
-    __m256i,
-    lanes = 4,
-    add = _mm256_add_epi64,
-    mul = _mm256_mul_epu32,
-    and = _mm256_and_si256,
-    or = _mm256_or_si256,
-    srli = _mm256_srli_epi64,
-    slli = _mm256_slli_epi64,
-    set1 = _mm256_set1_epi64x,
-    loadu = _mm256_loadu_si256,
-    storeu = _mm256_storeu_si256,
-    load1305 = load1305_avx2
-);
+radix26_lanes!(avx2, "AVX2", ops = ymm, lanes = 4, load1305 = load1305_avx2);
 
 radix26_lanes!(
     avx512,
     "AVX-512F",
-    __m512i,
+    ops = zmm,
     lanes = 8,
-    add = _mm512_add_epi64,
-    mul = _mm512_mul_epu32,
-    and = _mm512_and_si512,
-    or = _mm512_or_si512,
-    srli = _mm512_srli_epi64,
-    slli = _mm512_slli_epi64,
-    set1 = _mm512_set1_epi64,
-    loadu = _mm512_loadu_si512,
-    storeu = _mm512_storeu_si512,
     load1305 = load1305_avx512
 );
 

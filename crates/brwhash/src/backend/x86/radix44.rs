@@ -110,92 +110,13 @@ pub(crate) unsafe fn load1271_x8(
 
 macro_rules! radix44_width {
     (
-        $module:ident, $vec:ident, lanes = $w:literal,
-        add = $add:ident, and = $and:ident, or = $or:ident,
-        srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
-        madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
-        loadu = $loadu:expr, storeu = $storeu:expr, load1305 = $load1305:expr,
-        load1271 = $load1271:expr
+        $module:ident, ops = $ops:ident, lanes = $w:literal,
+        load1305 = $load1305:expr, load1271 = $load1271:expr
     ) => {
         pub(crate) mod $module {
             use super::*;
-            use core::arch::x86_64::*;
 
-            type V = $vec;
-
-            /// All-zero bits are a valid vector.
-            // SAFETY: the vector type is plain data of the same size as the array.
-            const ZV: V = unsafe { core::mem::transmute::<[u64; $w], V>([0; $w]) };
-
-            // SAFETY (every helper below): see the module documentation of `backend::x86`;
-            // these run only inside entry points compiled with AVX-512F/VL/IFMA.
-            #[inline(always)]
-            fn add(a: V, b: V) -> V {
-                unsafe { $add(a, b) }
-            }
-            #[inline(always)]
-            fn and(a: V, b: V) -> V {
-                unsafe { $and(a, b) }
-            }
-            #[inline(always)]
-            fn or(a: V, b: V) -> V {
-                unsafe { $or(a, b) }
-            }
-            #[inline(always)]
-            fn splat64(x: u64) -> V {
-                unsafe { $set1(x as i64) }
-            }
-            #[inline(always)]
-            fn shr44(a: V) -> V {
-                unsafe { $srli::<44>(a) }
-            }
-            #[inline(always)]
-            fn shr24(a: V) -> V {
-                unsafe { $srli::<24>(a) }
-            }
-            #[inline(always)]
-            fn shl20(a: V) -> V {
-                unsafe { $slli::<20>(a) }
-            }
-            #[inline(always)]
-            fn shl8(a: V) -> V {
-                unsafe { $slli::<8>(a) }
-            }
-            #[inline(always)]
-            fn shl2(a: V) -> V {
-                unsafe { $slli::<2>(a) }
-            }
-            #[inline(always)]
-            fn shl4(a: V) -> V {
-                unsafe { $slli::<4>(a) }
-            }
-            #[inline(always)]
-            fn shl5(a: V) -> V {
-                unsafe { $slli::<5>(a) }
-            }
-            /// acc + low 52 bits of a * b (52-bit operands).
-            #[inline(always)]
-            fn lo(acc: V, a: V, b: V) -> V {
-                unsafe { $madd52lo(acc, a, b) }
-            }
-            /// acc + high 52 bits of a * b (52-bit operands).
-            #[inline(always)]
-            fn hi(acc: V, a: V, b: V) -> V {
-                unsafe { $madd52hi(acc, a, b) }
-            }
-            #[inline(always)]
-            fn load_words(words: &[u64; $w]) -> V {
-                // SAFETY: reads exactly the array (unaligned load).
-                unsafe { ($loadu)(words.as_ptr() as *const V) }
-            }
-
-            #[inline(always)]
-            fn store(v: V) -> [u64; $w] {
-                let mut out = [0u64; $w];
-                // SAFETY: writes exactly the array (unaligned store).
-                unsafe { ($storeu)(out.as_mut_ptr() as *mut V, v) };
-                out
-            }
+            use crate::backend::x86::ops::$ops::*;
 
             /// The limbs of W blocks given as low and high words, plus `top` in the top limb.
             #[inline(always)]
@@ -203,8 +124,8 @@ macro_rules! radix44_width {
                 let m = splat64(MASK44);
                 [
                     and(lo, m),
-                    and(or(shr44(lo), shl20(hi)), m),
-                    or(shr24(hi), splat64(top)),
+                    and(or(shr::<44>(lo), shl::<20>(hi)), m),
+                    or(shr::<24>(hi), splat64(top)),
                 ]
             }
 
@@ -240,9 +161,9 @@ macro_rules! radix44_width {
                 #[inline(always)]
                 fn wrap(v: V) -> V {
                     if K == 20 {
-                        add(shl4(v), shl2(v))
+                        add(shl::<4>(v), shl::<2>(v))
                     } else {
-                        shl5(v)
+                        shl::<5>(v)
                     }
                 }
 
@@ -256,7 +177,7 @@ macro_rules! radix44_width {
                             w[i][j] = *limb;
                         }
                     }
-                    L44([load_words(&w[0]), load_words(&w[1]), load_words(&w[2])])
+                    L44([load(&w[0]), load(&w[1]), load(&w[2])])
                 }
 
                 #[inline(always)]
@@ -285,12 +206,12 @@ macro_rules! radix44_width {
                     let (s1, s2) = (Self::wrap(b1), Self::wrap(b2));
                     let z = ZV;
                     Wide([
-                        lo(lo(lo(z, a0, b0), a1, s2), a2, s1),
-                        lo(lo(lo(z, a0, b1), a1, b0), a2, s2),
-                        lo(lo(lo(z, a0, b2), a1, b1), a2, b0),
-                        hi(hi(hi(z, a0, b0), a1, s2), a2, s1),
-                        hi(hi(hi(z, a0, b1), a1, b0), a2, s2),
-                        hi(hi(hi(z, a0, b2), a1, b1), a2, b0),
+                        madd52lo(madd52lo(madd52lo(z, a0, b0), a1, s2), a2, s1),
+                        madd52lo(madd52lo(madd52lo(z, a0, b1), a1, b0), a2, s2),
+                        madd52lo(madd52lo(madd52lo(z, a0, b2), a1, b1), a2, b0),
+                        madd52hi(madd52hi(madd52hi(z, a0, b0), a1, s2), a2, s1),
+                        madd52hi(madd52hi(madd52hi(z, a0, b1), a1, b0), a2, s2),
+                        madd52hi(madd52hi(madd52hi(z, a0, b2), a1, b1), a2, b0),
                     ])
                 }
 
@@ -317,17 +238,17 @@ macro_rules! radix44_width {
                     let m = splat64(MASK44);
                     let [d0, d1, d2, e0, e1, e2] = w.0;
                     // High halves join the next column (x 2^8); the top one wraps (x K 2^8).
-                    let mut t0 = add(d0, Self::wrap(shl8(e2)));
-                    let mut t1 = add(d1, shl8(e0));
-                    let mut t2 = add(d2, shl8(e1));
-                    t1 = add(t1, shr44(t0));
+                    let mut t0 = add(d0, Self::wrap(shl::<8>(e2)));
+                    let mut t1 = add(d1, shl::<8>(e0));
+                    let mut t2 = add(d2, shl::<8>(e1));
+                    t1 = add(t1, shr::<44>(t0));
                     t0 = and(t0, m);
-                    t2 = add(t2, shr44(t1));
+                    t2 = add(t2, shr::<44>(t1));
                     t1 = and(t1, m);
                     // Bits at and above 2^132 wrap once more, then one carry: limbs < 2^44 + 1.
-                    t0 = add(t0, Self::wrap(shr44(t2)));
+                    t0 = add(t0, Self::wrap(shr::<44>(t2)));
                     t2 = and(t2, m);
-                    t1 = add(t1, shr44(t0));
+                    t1 = add(t1, shr::<44>(t0));
                     t0 = and(t0, m);
                     L44([t0, t1, t2])
                 }
@@ -406,36 +327,16 @@ macro_rules! radix44_width {
 
 radix44_width!(
     ifma4,
-    __m256i,
+    ops = ymm,
     lanes = 4,
-    add = _mm256_add_epi64,
-    and = _mm256_and_si256,
-    or = _mm256_or_si256,
-    srli = _mm256_srli_epi64,
-    slli = _mm256_slli_epi64,
-    set1 = _mm256_set1_epi64x,
-    madd52lo = _mm256_madd52lo_epu64,
-    madd52hi = _mm256_madd52hi_epu64,
-    loadu = _mm256_loadu_si256,
-    storeu = _mm256_storeu_si256,
     load1305 = crate::backend::x86::radix26::load1305_avx2,
     load1271 = load1271_x4
 );
 
 radix44_width!(
     ifma8,
-    __m512i,
+    ops = zmm,
     lanes = 8,
-    add = _mm512_add_epi64,
-    and = _mm512_and_si512,
-    or = _mm512_or_si512,
-    srli = _mm512_srli_epi64,
-    slli = _mm512_slli_epi64,
-    set1 = _mm512_set1_epi64,
-    madd52lo = _mm512_madd52lo_epu64,
-    madd52hi = _mm512_madd52hi_epu64,
-    loadu = _mm512_loadu_si512,
-    storeu = _mm512_storeu_si512,
     load1305 = crate::backend::x86::radix26::load1305_avx512,
     load1271 = load1271_x8
 );

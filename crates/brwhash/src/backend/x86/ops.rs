@@ -1,0 +1,115 @@
+//! The intrinsics the lane types use, behind small always-inlined functions: one module per
+//! vector width (`ymm`: 4 lanes, `zmm`: 8 lanes of 64 bits).
+//!
+//! SAFETY (every function here): see the module documentation of `backend::x86`; these run
+//! only inside entry points compiled with the features the intrinsics need (AVX2 or AVX-512F
+//! for the basic operations, AVX-512 IFMA (and VL on ymm) for `madd52lo` / `madd52hi`).
+
+macro_rules! width_ops {
+    (
+        $module:ident, $vec:ident, $imm:ty, lanes = $w:literal,
+        add = $add:ident, mul32 = $mul:ident, and = $and:ident, or = $or:ident,
+        srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
+        loadu = $loadu:ident, storeu = $storeu:ident,
+        madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident
+    ) => {
+        pub(crate) mod $module {
+            use core::arch::x86_64::*;
+
+            /// The vector type.
+            pub(crate) type V = $vec;
+
+            /// All-zero bits are a valid vector.
+            // SAFETY: the vector type is plain data of the same size as the array.
+            pub(crate) const ZV: V = unsafe { core::mem::transmute::<[u64; $w], V>([0; $w]) };
+
+            #[inline(always)]
+            pub(crate) fn add(a: V, b: V) -> V {
+                unsafe { $add(a, b) }
+            }
+            /// Low 32 bits of each lane times low 32 bits: 64-bit products.
+            #[inline(always)]
+            pub(crate) fn mul32(a: V, b: V) -> V {
+                unsafe { $mul(a, b) }
+            }
+            #[inline(always)]
+            pub(crate) fn and(a: V, b: V) -> V {
+                unsafe { $and(a, b) }
+            }
+            #[inline(always)]
+            pub(crate) fn or(a: V, b: V) -> V {
+                unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            pub(crate) fn splat64(x: u64) -> V {
+                unsafe { $set1(x as i64) }
+            }
+            #[inline(always)]
+            pub(crate) fn shr<const N: $imm>(a: V) -> V {
+                unsafe { $srli::<N>(a) }
+            }
+            #[inline(always)]
+            pub(crate) fn shl<const N: $imm>(a: V) -> V {
+                unsafe { $slli::<N>(a) }
+            }
+            /// acc + low 52 bits of a * b (52-bit operands).
+            #[inline(always)]
+            pub(crate) fn madd52lo(acc: V, a: V, b: V) -> V {
+                unsafe { $madd52lo(acc, a, b) }
+            }
+            /// acc + high 52 bits of a * b (52-bit operands).
+            #[inline(always)]
+            pub(crate) fn madd52hi(acc: V, a: V, b: V) -> V {
+                unsafe { $madd52hi(acc, a, b) }
+            }
+            #[inline(always)]
+            pub(crate) fn load(words: &[u64; $w]) -> V {
+                // SAFETY: reads exactly the array (unaligned load).
+                unsafe { $loadu(words.as_ptr() as *const V) }
+            }
+            #[inline(always)]
+            pub(crate) fn store(v: V) -> [u64; $w] {
+                let mut out = [0u64; $w];
+                // SAFETY: writes exactly the array (unaligned store).
+                unsafe { $storeu(out.as_mut_ptr() as *mut V, v) };
+                out
+            }
+        }
+    };
+}
+
+width_ops!(
+    ymm,
+    __m256i,
+    i32,
+    lanes = 4,
+    add = _mm256_add_epi64,
+    mul32 = _mm256_mul_epu32,
+    and = _mm256_and_si256,
+    or = _mm256_or_si256,
+    srli = _mm256_srli_epi64,
+    slli = _mm256_slli_epi64,
+    set1 = _mm256_set1_epi64x,
+    loadu = _mm256_loadu_si256,
+    storeu = _mm256_storeu_si256,
+    madd52lo = _mm256_madd52lo_epu64,
+    madd52hi = _mm256_madd52hi_epu64
+);
+
+width_ops!(
+    zmm,
+    __m512i,
+    u32,
+    lanes = 8,
+    add = _mm512_add_epi64,
+    mul32 = _mm512_mul_epu32,
+    and = _mm512_and_si512,
+    or = _mm512_or_si512,
+    srli = _mm512_srli_epi64,
+    slli = _mm512_slli_epi64,
+    set1 = _mm512_set1_epi64,
+    loadu = _mm512_loadu_si512,
+    storeu = _mm512_storeu_si512,
+    madd52lo = _mm512_madd52lo_epu64,
+    madd52hi = _mm512_madd52hi_epu64
+);
