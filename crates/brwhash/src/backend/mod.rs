@@ -224,6 +224,7 @@ impl Plan {
         match (backend, alg.family()) {
             (Backend::Avx2, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Avx2x4)),
             (Backend::Avx512, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Avx512x8)),
+            (Backend::Avx512, Family::DecBrwHash(4, _)) => Some(Plan::DecPairs(Lanes::Avx512x8)),
             (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::DecPairs(Lanes::Ifma8)),
             (Backend::Ifma, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Ifma8)),
             (Backend::Avx2, _) if poly => Some(Plan::Poly(Lanes::Avx2x4)),
@@ -306,6 +307,7 @@ macro_rules! simd_states {
 simd_states! {
     Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2;
     Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512;
+    Avx512Dec4: Plan::DecPairs(Lanes::Avx512x8) => DecPairs<X8>, pairs_update_avx512, pairs_finish_avx512;
     IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8;
     IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8;
     Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyLanes<X4>, poly_update_avx2, poly_finish_avx2;

@@ -10,6 +10,7 @@
 //! cannot be `#[inline(always)]`, and one the inliner leaves out of line calls every
 //! intrinsic as a function, several times slower.)
 
+mod halves;
 mod ops;
 mod radix26;
 mod radix44;
@@ -24,8 +25,8 @@ pub(crate) use radix44::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
 pub(crate) trait X86Lanes: PrimeField {
     /// AVX2: 4 lanes, radix 2^26.
     type X4: crate::construct::Lanes<Self>;
-    /// AVX-512F: 8 lanes, radix 2^26.
-    type X8: crate::construct::Lanes<Self>;
+    /// AVX-512F: 8 lanes, radix 2^26, whose halves are `X4`.
+    type X8: Halves<Self, Half = Self::X4>;
     /// AVX-512 IFMA on ymm: 4 lanes, radix 2^44.
     type I4: crate::construct::Lanes<Self>;
     /// AVX-512 IFMA on zmm: 8 lanes, radix 2^44, whose halves are `I4`.
@@ -101,4 +102,11 @@ entry!(
     pairs_finish_ifma8,
     DecPairs,
     I8
+);
+entry!(
+    "avx512f",
+    pairs_update_avx512,
+    pairs_finish_avx512,
+    DecPairs,
+    X8
 );

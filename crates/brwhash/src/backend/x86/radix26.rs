@@ -72,7 +72,7 @@ macro_rules! radix26_lanes {
             /// The five limbs of W blocks given as their low and high 64-bit words, plus
             /// `top` (a marker bit) in the top limb.
             #[inline(always)]
-            fn split(lo: V, hi: V, top: u64) -> [V; 5] {
+            pub(crate) fn split(lo: V, hi: V, top: u64) -> [V; 5] {
                 let m = splat64(MASK26);
                 [
                     and(lo, m),
@@ -85,11 +85,11 @@ macro_rules! radix26_lanes {
 
             #[doc = concat!("W = ", $w, " elements of GF(p), radix 2^26, ", $feature, ".")]
             #[derive(Clone, Copy)]
-            pub(crate) struct L26<const K: u64>([V; 5]);
+            pub(crate) struct L26<const K: u64>(pub(crate) [V; 5]);
 
             /// Unreduced products: five 64-bit limb sums per lane.
             #[derive(Clone, Copy)]
-            pub(crate) struct Wide([V; 5]);
+            pub(crate) struct Wide(pub(crate) [V; 5]);
 
             impl Default for Wide {
                 fn default() -> Self {

@@ -1,0 +1,147 @@
+//! 8 lanes as two halves of 4 (zmm and ymm): [`Halves`] for 4-decBRWHash on 8 lanes
+//! (`construct::DecPairs`), for the radix-2^26 (AVX-512F) and radix-2^44 (IFMA) lane types.
+//!
+//! SAFETY (every function here): see the module documentation of `backend::x86`; these run
+//! only inside entry points compiled with AVX-512F (and the lane type's other features).
+#![allow(clippy::needless_range_loop)] // index loops: no closures around intrinsics
+
+use core::arch::x86_64::*;
+
+use super::radix26::{avx2, avx512};
+use super::radix44::{ifma4, ifma8, load1271_x8};
+use crate::construct::Halves;
+use crate::field::{Fp1271, Fp1305};
+
+#[inline(always)]
+fn join(lo: __m256i, hi: __m256i) -> __m512i {
+    unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
+}
+#[inline(always)]
+fn blend(a: __m512i, b: __m512i) -> __m512i {
+    unsafe { _mm512_mask_blend_epi64(0xf0, a, b) }
+}
+#[inline(always)]
+fn low_to_high(a: __m512i) -> __m512i {
+    unsafe { _mm512_inserti64x4::<1>(a, _mm512_castsi512_si256(a)) }
+}
+#[inline(always)]
+fn upper(a: __m512i) -> __m256i {
+    unsafe { _mm512_extracti64x4_epi64::<1>(a) }
+}
+
+/// The low and high words of 4 16-byte blocks at `lo` and 4 at `hi` (64 bytes each): two
+/// loads and two permutations, as for 8 consecutive blocks.
+#[inline(always)]
+fn words1305_pair(lo: &[u8], hi: &[u8]) -> (__m512i, __m512i) {
+    let (lo, hi) = (&lo[..64], &hi[..64]);
+    // SAFETY: each slice holds the 64 bytes its load reads.
+    unsafe {
+        let a = _mm512_loadu_si512(lo.as_ptr() as *const __m512i);
+        let b = _mm512_loadu_si512(hi.as_ptr() as *const __m512i);
+        let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+        let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+        (
+            _mm512_permutex2var_epi64(a, even, b),
+            _mm512_permutex2var_epi64(a, odd, b),
+        )
+    }
+}
+
+macro_rules! halves {
+    (
+        $field:ty, $eight:ident::$ty8:ident<$k:literal>, $four:ident,
+        limbs = $n:literal, wide = $m:literal $(, $load_pair:item)?
+    ) => {
+        impl Halves<$field> for $eight::$ty8<$k> {
+            type Half = $four::$ty8<$k>;
+
+            #[inline(always)]
+            fn join(lo: Self::Half, hi: Self::Half) -> Self {
+                let mut r = [unsafe { _mm512_setzero_si512() }; $n];
+                for i in 0..$n {
+                    r[i] = join(lo.0[i], hi.0[i]);
+                }
+                $eight::$ty8(r)
+            }
+
+            #[inline(always)]
+            fn blend(a: Self, b: Self) -> Self {
+                let mut r = a.0;
+                for i in 0..$n {
+                    r[i] = blend(a.0[i], b.0[i]);
+                }
+                $eight::$ty8(r)
+            }
+
+            #[inline(always)]
+            fn blend_wide(a: $eight::Wide, b: $eight::Wide) -> $eight::Wide {
+                let mut r = a.0;
+                for i in 0..$m {
+                    r[i] = blend(a.0[i], b.0[i]);
+                }
+                $eight::Wide(r)
+            }
+
+            #[inline(always)]
+            fn low_to_high(w: $eight::Wide) -> $eight::Wide {
+                let mut r = w.0;
+                for i in 0..$m {
+                    r[i] = low_to_high(w.0[i]);
+                }
+                $eight::Wide(r)
+            }
+
+            #[inline(always)]
+            fn upper_wide(w: $eight::Wide) -> $four::Wide {
+                let mut r = [unsafe { _mm256_setzero_si256() }; $m];
+                for i in 0..$m {
+                    r[i] = upper(w.0[i]);
+                }
+                $four::Wide(r)
+            }
+
+            $($load_pair)?
+        }
+    };
+}
+
+halves!(
+    Fp1305,
+    ifma8::L44<20>,
+    ifma4,
+    limbs = 3,
+    wide = 6,
+    #[inline(always)]
+    fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+        let (l, h) = words1305_pair(lo, hi);
+        ifma8::L44(ifma8::split(l, h, 0))
+    }
+);
+halves!(
+    Fp1271,
+    ifma8::L44<32>,
+    ifma4,
+    limbs = 3,
+    wide = 6,
+    /// 4 blocks at `lo` and 4 at `hi` with one byte permutation per word.
+    #[inline(always)]
+    fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+        let (lo, hi) = (&lo[..60], &hi[..60]);
+        // SAFETY: each slice holds the 60 bytes its masked load reads.
+        let (l, h) = unsafe { load1271_x8(lo.as_ptr(), hi.as_ptr()) };
+        ifma8::L44(ifma8::split(l, h, 0))
+    }
+);
+halves!(
+    Fp1305,
+    avx512::L26<5>,
+    avx2,
+    limbs = 5,
+    wide = 5,
+    #[inline(always)]
+    fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
+        let (l, h) = words1305_pair(lo, hi);
+        avx512::L26(avx512::split(l, h, 0))
+    }
+);
+halves!(Fp1271, avx512::L26<8>, avx2, limbs = 5, wide = 5);
