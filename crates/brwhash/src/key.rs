@@ -318,8 +318,9 @@ impl<'k> Hasher<'k> {
         self.clone().into_digest()
     }
 
-    /// `finalize`, consuming the state (no copy).
-    fn into_digest(self) -> Digest {
+    /// [`finalize`](Hasher::finalize) for a hasher that is done: it consumes the state
+    /// instead of copying it (the copy matters for SIMD states of a few KiB).
+    pub fn into_digest(self) -> Digest {
         let (mac_s, alg) = (self.mac_s, self.key.alg);
         let digest = self.digest();
         match mac_s {

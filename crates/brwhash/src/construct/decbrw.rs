@@ -96,6 +96,21 @@ impl<'a, F: PrimeField, V: Lanes<F>> Splat<'a, F, V> {
             sq: &p.sq,
         }
     }
+
+    /// As `new`, broadcasting x and x^2 only the first time for a state (`cache`): streaming
+    /// updates then pay nothing for it.
+    #[inline(always)]
+    fn cached(cache: &mut Option<(V, V)>, p: &'a Powers<F>) -> Self {
+        let (x, x2) = match *cache {
+            Some(xs) => xs,
+            None => {
+                let xs = (V::splat(p.sq[0]), V::splat(p.sq[1]));
+                *cache = Some(xs);
+                xs
+            }
+        };
+        Splat { x, x2, sq: &p.sq }
+    }
 }
 
 impl<F: PrimeField, V: Lanes<F>> SqTable<V> for Splat<'_, F, V> {
@@ -122,6 +137,8 @@ pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
     /// Message bytes N.
     n: u64,
     brw: Brw<V, 4>,
+    /// x and x^2 in every lane, once broadcast.
+    xs: Option<(V, V)>,
     _field: PhantomData<F>,
 }
 
@@ -132,6 +149,7 @@ impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
             len: 0,
             n: 0,
             brw: Brw::default(),
+            xs: None,
             _field: PhantomData,
         }
     }
@@ -157,7 +175,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V>::new(p);
+        let table = Splat::<F, V>::cached(&mut self.xs, p);
         if self.len > 0 {
             let take = (Self::CHUNK_BYTES - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
@@ -182,7 +200,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
-        let table = Splat::<F, V>::new(p);
+        let table = Splat::<F, V>::cached(&mut self.xs, p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.
         let vb = Self::VBLOCK;
@@ -253,6 +271,8 @@ pub(crate) struct DecPairs<F: PrimeField, V: Halves<F>> {
     i: u64,
     stack: Vec<V::Wide>,
     pending: Option<PendingD<V>>,
+    /// x and x^2 in every lane, once broadcast.
+    xs: Option<(V, V)>,
     _field: PhantomData<F>,
 }
 
@@ -265,6 +285,7 @@ impl<F: PrimeField, V: Halves<F>> Default for DecPairs<F, V> {
             i: 0,
             stack: Vec::new(),
             pending: None,
+            xs: None,
             _field: PhantomData,
         }
     }
@@ -324,7 +345,7 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
     pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V>::new(p);
+        let table = Splat::<F, V>::cached(&mut self.xs, p);
         if self.len > 0 {
             let take = (Self::CHUNK_BYTES - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
@@ -349,7 +370,7 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
-        let table = Splat::<F, V>::new(p);
+        let table = Splat::<F, V>::cached(&mut self.xs, p);
         if let Some(prev) = self.pending.take() {
             let d = V::reduce(prev.tmp).mul_wide(prev.m8.add(table.sq(3 + prev.k)));
             self.push(d);

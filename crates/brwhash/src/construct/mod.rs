@@ -143,7 +143,7 @@ enum Kind<F: SimdPrime> {
     /// A SIMD backend's code for the whole function (boxed: its buffers are large).
     Simd(Box<SimdState<F>>),
     /// A SIMD backend's state waiting for the message to pass its crossover length.
-    Deferred(Box<Deferred<F>>),
+    Deferred(Deferred<F>),
 }
 
 #[derive(Clone)]
@@ -152,7 +152,8 @@ struct Deferred<F: SimdPrime> {
     /// The message so far (at most `crossover` bytes).
     head: Vec<u8>,
     crossover: usize,
-    state: SimdState<F>,
+    /// Boxed, so that starting it moves a pointer, not the state.
+    state: Box<SimdState<F>>,
 }
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
@@ -176,12 +177,12 @@ impl<F: SimdPrime> PrimeHasher<F> {
             match length {
                 Some(n) if n <= crossover as u64 => {}
                 None if crossover > 0 => {
-                    return Self::with(Kind::Deferred(Box::new(Deferred {
+                    return Self::with(Kind::Deferred(Deferred {
                         alg,
                         head: Vec::new(),
                         crossover,
-                        state,
-                    })));
+                        state: Box::new(state),
+                    }));
                 }
                 _ => return Self::with(Kind::Simd(Box::new(state))),
             }
@@ -242,9 +243,12 @@ impl<F: SimdPrime> PrimeHasher<F> {
             if d.head.len() + data.len() <= d.crossover {
                 return d.head.extend_from_slice(data);
             }
-            let mut state = d.state.clone();
-            state.update(p, &d.head);
-            *kind = Kind::Simd(Box::new(state));
+            // Past the crossover: start the SIMD state on the bytes held so far.
+            if let Kind::Deferred(d) = core::mem::replace(kind, Self::poly().kind) {
+                let mut state = d.state;
+                state.update(p, &d.head);
+                *kind = Kind::Simd(state);
+            }
         }
         if let Kind::Simd(s) = kind {
             return s.update(p, data);

@@ -47,6 +47,9 @@ pub(crate) struct PolyLanes<F: PrimeField, V: Lanes<F>> {
     buf: [u8; MAX_VBLOCK],
     len: usize,
     lanes: Horner<V>,
+    /// (x^W)^1 .. (x^W)^G in every lane, broadcast at the first update or finish.
+    powers: [V; G],
+    have_powers: bool,
     _field: PhantomData<F>,
 }
 
@@ -56,6 +59,8 @@ impl<F: PrimeField, V: Lanes<F>> Default for PolyLanes<F, V> {
             buf: [0; MAX_VBLOCK],
             len: 0,
             lanes: Horner::default(),
+            powers: [V::ZERO; G],
+            have_powers: false,
             _field: PhantomData,
         }
     }
@@ -70,17 +75,23 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         V::WIDE_SUM_LIMIT - 1
     };
 
-    /// (x^W)^1 .. (x^W)^G in every lane.
+    /// Broadcast (x^W)^1 .. (x^W)^G into `self.powers` the first time (streaming updates
+    /// then pay nothing for it).
     #[inline(always)]
-    fn powers(p: &Powers<F>) -> [V; G] {
-        core::array::from_fn(|j| V::splat(p.hg[j]))
+    fn broadcast_powers(&mut self, p: &Powers<F>) {
+        if !self.have_powers {
+            for (v, &h) in self.powers.iter_mut().zip(&p.hg) {
+                *v = V::splat(h);
+            }
+            self.have_powers = true;
+        }
     }
 
     #[inline(always)]
     pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         const { assert!(Self::VBLOCK <= MAX_VBLOCK) };
-        let powers = Self::powers(p);
-        let powers = &powers[..Self::G];
+        self.broadcast_powers(p);
+        let powers = &self.powers[..Self::G];
         if self.len > 0 {
             let take = (Self::VBLOCK - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
@@ -105,7 +116,8 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
     /// x * Poly(x; pad1(M)) (the state is used up).
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
-        let powers = Self::powers(p);
+        self.broadcast_powers(p);
+        let powers = &self.powers[..Self::G];
         // S = sum_j A_j x^(W-1-j): the lanes weighted in the vector unit, then added up, so
         // that x * Poly(x; A_0, .., A_(W-1), T..) = x * Poly(x; S, T..) needs scalar products
         // only for the tail blocks.
@@ -117,7 +129,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         {
             *w = power;
         }
-        let lanes = self.lanes.value(&powers[..Self::G]);
+        let lanes = self.lanes.value(powers);
         let weighted = V::reduce(lanes.mul_wide(V::from_lanes(&weights[..V::W])));
         let mut values = [F::ZERO; 16];
         weighted.store(&mut values[..V::W]);
