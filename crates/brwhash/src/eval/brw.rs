@@ -36,10 +36,32 @@ pub fn ubrw<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     F::wide_add(head, ubrw(sq, &ms[k..]))
 }
 
-/// BRW(x; ms) of a short sequence (at most 2^MAX_W blocks), reduced.
-#[inline]
+/// BRW(x; ms) of a short sequence (at most 2^MAX_W = 32 blocks: a super-block of d-2LHash or
+/// Hash2L), reduced: the stack algorithm on chunks of 4 blocks with an array for a stack
+/// (depth at most 3), so no recursion and no allocation: SIMD backends inline it whole.
+#[inline(always)]
 pub fn brw_short<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F {
-    F::reduce(ubrw(sq, ms))
+    debug_assert!(ms.len() <= 1 << MAX_W);
+    let mut stack = [F::Wide::default(); 4];
+    let mut depth = 0;
+    let mut chunks = ms.chunks_exact(4);
+    let mut i = 0u32;
+    for c in &mut chunks {
+        i += 1;
+        let k = i.trailing_zeros() as usize;
+        let mut tmp = ubrw_le3(sq, &c[..3]);
+        for _ in 0..k {
+            depth -= 1;
+            tmp = F::wide_add(tmp, stack[depth]);
+        }
+        stack[depth] = F::reduce(tmp).mul_wide(c[3].add(sq.sq(2 + k)));
+        depth += 1;
+    }
+    let mut tmp = ubrw_le3(sq, chunks.remainder());
+    for e in &stack[..depth] {
+        tmp = F::wide_add(tmp, *e);
+    }
+    F::reduce(tmp)
 }
 
 /// Streaming BRW(x; M_1, M_2, ...) by the stack algorithm ([P1] Algorithm 1) with chunks of
