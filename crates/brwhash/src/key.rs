@@ -3,6 +3,8 @@
 use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
+#[cfg(target_arch = "x86_64")]
+use crate::backend::clmul128;
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
@@ -21,6 +23,9 @@ enum Material {
     P1271(Box<Powers<Fp1271>>),
     P1305(Box<Powers<Fp1305>>),
     G128(Box<Powers<Gf128>>),
+    /// GF(2^128) on PCLMULQDQ (only for a key whose backend is `pclmul`).
+    #[cfg(target_arch = "x86_64")]
+    G128c(Box<Powers<clmul128::Gf128c>>),
     G256(Box<Powers<Gf256>>),
 }
 
@@ -119,7 +124,18 @@ impl Key {
                     }
                     (None, _) => {
                         use crate::field::BinaryField;
-                        Material::G128(Powers::new(Gf128::from_bytes(key), 6, gamma_log))
+                        let x = Gf128::from_bytes(key);
+                        #[cfg(target_arch = "x86_64")]
+                        if backend == Backend::Pclmul {
+                            let x = clmul128::Gf128c::from_portable(x);
+                            return Ok(Key {
+                                alg,
+                                backend,
+                                material: Material::G128c(clmul128::powers(x, 6, gamma_log)),
+                                poly1305_s,
+                            });
+                        }
+                        Material::G128(Powers::new(x, 6, gamma_log))
                     }
                 }
             }
@@ -202,6 +218,8 @@ enum State<'k> {
     P1271(&'k Powers<Fp1271>, PrimeHasher<Fp1271>),
     P1305(&'k Powers<Fp1305>, PrimeHasher<Fp1305>),
     G128(&'k Powers<Gf128>, BinHasher<Gf128>),
+    #[cfg(target_arch = "x86_64")]
+    G128c(&'k Powers<clmul128::Gf128c>, BinHasher<clmul128::Gf128c>),
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
@@ -241,6 +259,8 @@ impl<'k> Hasher<'k> {
             Material::P1271(p) => State::P1271(p, PrimeHasher::new(alg, backend, length)),
             Material::P1305(p) => State::P1305(p, PrimeHasher::new(alg, backend, length)),
             Material::G128(p) => State::G128(p, BinHasher::default()),
+            #[cfg(target_arch = "x86_64")]
+            Material::G128c(p) => State::G128c(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
         };
         Hasher {
@@ -264,6 +284,8 @@ impl<'k> Hasher<'k> {
             State::P1271(_, h) => h.bytes(),
             State::P1305(_, h) => h.bytes(),
             State::G128(_, h) => h.component_bytes(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(_, h) => h.component_bytes(),
             State::G256(_, h) => h.component_bytes(),
         }
     }
@@ -286,6 +308,8 @@ impl<'k> Hasher<'k> {
             State::P1271(p, h) => h.update(p, data),
             State::P1305(p, h) => h.update(p, data),
             State::G128(p, h) => h.update(p, data),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(p, h) => clmul128::update(h, p, data),
             State::G256(p, h) => h.update(p, data),
         }
     }
@@ -298,6 +322,8 @@ impl<'k> Hasher<'k> {
         }
         let count = match &self.state {
             State::G128(_, h) => h.components(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(_, h) => h.components(),
             State::G256(_, h) => h.components(),
             _ => 0,
         };
@@ -306,6 +332,8 @@ impl<'k> Hasher<'k> {
         }
         match &mut self.state {
             State::G128(p, h) => h.next_component(p),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(p, h) => clmul128::next_component(h, p),
             State::G256(p, h) => h.next_component(p),
             _ => {}
         }
@@ -348,6 +376,8 @@ impl<'k> Hasher<'k> {
             } else {
                 h.finish_hash2l(p)
             }),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(p, h) => binary_digest(clmul128::finish(h, p, vector)),
             State::G256(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
@@ -408,6 +438,8 @@ mod tests {
                 State::P1271(_, s) => s.set_bytes_for_test(near),
                 State::P1305(_, s) => s.set_bytes_for_test(near),
                 State::G128(_, s) => s.set_bytes_for_test(near),
+                #[cfg(target_arch = "x86_64")]
+                State::G128c(_, s) => s.set_bytes_for_test(near),
                 State::G256(_, s) => s.set_bytes_for_test(near),
             }
             assert_eq!(

@@ -110,7 +110,14 @@ impl Backend {
 
     /// Whether this build has code for `alg` on this backend.
     pub fn implements(self, alg: Algorithm) -> bool {
-        self == Backend::Portable || Plan::of(alg, self).is_some()
+        let binary128 = matches!(
+            alg.family(),
+            Family::Hash2L(crate::BinaryField::Gf128)
+                | Family::VecHash2L(crate::BinaryField::Gf128)
+        );
+        self == Backend::Portable
+            || Plan::of(alg, self).is_some()
+            || (cfg!(target_arch = "x86_64") && self == Backend::Pclmul && binary128)
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -342,5 +349,32 @@ impl<F: SimdPrime> SimdState<F> {
             Plan::Poly(lanes) => Some(lanes.count().trailing_zeros() as usize),
             Plan::Dec(_) | Plan::DecPairs(_) => None,
         }
+    }
+}
+
+/// Hash2L128 / vecHash2L128 on PCLMULQDQ (`x86::gf128c`): the field type and its entry points.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod clmul128 {
+    use super::x86;
+    use crate::construct::{BinHasher, Powers};
+    pub(crate) use x86::gf128c::Gf128c;
+
+    // SAFETY (update, next_component, finish): a `Gf128c` state exists only for a key whose backend passed
+    // `Backend::check` for `pclmul`, so the CPU has PCLMULQDQ and SSE4.1.
+    pub(crate) fn update(h: &mut BinHasher<Gf128c>, p: &Powers<Gf128c>, data: &[u8]) {
+        unsafe { x86::bin128_update_pclmul(h, p, data) }
+    }
+
+    pub(crate) fn next_component(h: &mut BinHasher<Gf128c>, p: &Powers<Gf128c>) {
+        unsafe { x86::bin128_next_pclmul(h, p) }
+    }
+
+    pub(crate) fn finish(h: BinHasher<Gf128c>, p: &Powers<Gf128c>, vector: bool) -> Gf128c {
+        unsafe { x86::bin128_finish_pclmul(h, p, vector) }
+    }
+
+    /// SAFETY: called only when building a key whose backend passed `Backend::check`.
+    pub(crate) fn powers(x: Gf128c, n_sq: usize, gamma_log: Option<usize>) -> Box<Powers<Gf128c>> {
+        unsafe { x86::gf128c_powers(x, n_sq, gamma_log) }
     }
 }

@@ -56,37 +56,59 @@ impl<F: BinaryField> BinHasher<F> {
         self.closed + 1
     }
 
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    /// (A loop, not `Blocks::feed` with a closure: SIMD backends inline this whole.)
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         self.component_bytes += data.len() as u64;
-        let Self {
-            blocks,
-            sb,
-            n,
-            horner,
-            ..
-        } = self;
-        blocks.feed(F::BYTES, data, |b| {
-            absorb(p, sb, n, horner, F::from_bytes(b))
-        });
+        let b = F::BYTES;
+        if self.blocks.len > 0 {
+            let take = (b - self.blocks.len).min(data.len());
+            let at = self.blocks.len;
+            self.blocks.buf[at..at + take].copy_from_slice(&data[..take]);
+            self.blocks.len += take;
+            data = &data[take..];
+            if self.blocks.len < b {
+                return;
+            }
+            let m = F::from_bytes(&self.blocks.buf[..b]);
+            self.absorb(p, m);
+            self.blocks.len = 0;
+        }
+        let mut full = data.chunks_exact(b);
+        for block in &mut full {
+            self.absorb(p, F::from_bytes(block));
+        }
+        let rest = full.remainder();
+        self.blocks.buf[..rest.len()].copy_from_slice(rest);
+        self.blocks.len = rest.len();
+    }
+
+    /// One block into the current super-block; a full super-block goes to the Horner layer.
+    #[inline(always)]
+    fn absorb(&mut self, p: &Powers<F>, m: F) {
+        self.sb[self.n] = m;
+        self.n += 1;
+        if self.n == ETA {
+            self.horner.push(&p.hg, brw_short(&p.sq, &self.sb));
+            self.n = 0;
+        }
     }
 
     /// Close the current component: its last blocks, then acc = x * acc + L.
+    #[inline(always)]
     fn close(&mut self, p: &Powers<F>) -> F {
-        let Self {
-            blocks,
-            sb,
-            n,
-            horner,
-            ..
-        } = self;
         // The empty component is one all-zero block; a short last block is zero-padded.
-        if !blocks.tail().is_empty() || self.component_bytes == 0 {
-            absorb(p, sb, n, horner, F::from_bytes(blocks.tail()));
+        if self.blocks.len > 0 || self.component_bytes == 0 {
+            let m = F::from_bytes(self.blocks.tail());
+            self.absorb(p, m);
         }
-        if *n > 0 {
-            horner.push(&p.hg, brw_short(&p.sq, &sb[..*n]));
-            *n = 0;
+        if self.n > 0 {
+            self.horner
+                .push(&p.hg, brw_short(&p.sq, &self.sb[..self.n]));
+            self.n = 0;
         }
+        let horner = &mut self.horner;
+        let blocks = &mut self.blocks;
         let acc = core::mem::take(horner).finish(&p.hg);
         let length = F::from_bytes(&self.component_bytes.wrapping_mul(8).to_le_bytes());
         let acc = p.x().mul(acc).add(length);
@@ -98,34 +120,21 @@ impl<F: BinaryField> BinHasher<F> {
     }
 
     /// vecHash2L: start the next component.
+    #[inline(always)]
     pub fn next_component(&mut self, p: &Powers<F>) {
         self.close(p);
     }
 
     /// Hash2L: x * (x * acc + L).
+    #[inline(always)]
     pub fn finish_hash2l(mut self, p: &Powers<F>) -> F {
         p.x().mul(self.close(p))
     }
 
     /// vecHash2L: x * (acc_k + k * x^(8B-8)), k = number of components (1..=255).
+    #[inline(always)]
     pub fn finish_vector(mut self, p: &Powers<F>) -> F {
         let acc = self.close(p);
         p.x().mul(acc.add(F::top_byte(self.closed as u8)))
-    }
-}
-
-#[inline]
-fn absorb<F: BinaryField>(
-    p: &Powers<F>,
-    sb: &mut [F; ETA],
-    n: &mut usize,
-    h: &mut Horner<F>,
-    m: F,
-) {
-    sb[*n] = m;
-    *n += 1;
-    if *n == ETA {
-        h.push(&p.hg, brw_short(&p.sq, sb));
-        *n = 0;
     }
 }

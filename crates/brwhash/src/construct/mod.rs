@@ -45,6 +45,8 @@ pub(crate) struct Powers<F: Field> {
 
 impl<F: Field> Powers<F> {
     /// Powers of `x`: `n_sq` squarings, and Horner powers of x and of gamma = x^(2^gamma_log).
+    /// (Always inlined, so a SIMD field's powers compute inside a `#[target_feature]` caller.)
+    #[inline(always)]
     pub fn new(x: F, n_sq: usize, gamma_log: Option<usize>) -> Box<Self> {
         let n_sq = n_sq.clamp(1, SQUARES);
         let mut p = Box::new(Powers {
@@ -70,6 +72,7 @@ impl<F: Field> Powers<F> {
     }
 }
 
+#[inline(always)]
 fn fill_powers<F: Field>(out: &mut [F; G], base: F) {
     out[0] = base;
     for j in 1..G {

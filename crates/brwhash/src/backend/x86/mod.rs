@@ -10,12 +10,13 @@
 //! cannot be `#[inline(always)]`, and one the inliner leaves out of line calls every
 //! intrinsic as a function, several times slower.)
 
+pub(crate) mod gf128c;
 mod halves;
 mod ops;
 mod radix26;
 mod radix44;
 
-use crate::construct::{DecLanes, DecPairs, Halves, PolyLanes, Powers};
+use crate::construct::{BinHasher, DecLanes, DecPairs, Halves, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
@@ -110,3 +111,41 @@ entry!(
     DecPairs,
     X8
 );
+
+/// Hash2L128 and vecHash2L128 on PCLMULQDQ: the generic `BinHasher` over `Gf128c`.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn bin128_update_pclmul(
+    h: &mut BinHasher<gf128c::Gf128c>,
+    p: &Powers<gf128c::Gf128c>,
+    data: &[u8],
+) {
+    h.update(p, data)
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn bin128_next_pclmul(h: &mut BinHasher<gf128c::Gf128c>, p: &Powers<gf128c::Gf128c>) {
+    h.next_component(p)
+}
+
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn bin128_finish_pclmul(
+    h: BinHasher<gf128c::Gf128c>,
+    p: &Powers<gf128c::Gf128c>,
+    vector: bool,
+) -> gf128c::Gf128c {
+    if vector {
+        h.finish_vector(p)
+    } else {
+        h.finish_hash2l(p)
+    }
+}
+
+/// The key powers of a `Gf128c` key, computed with PCLMULQDQ.
+#[target_feature(enable = "pclmulqdq,sse4.1")]
+pub(crate) fn gf128c_powers(
+    x: gf128c::Gf128c,
+    n_sq: usize,
+    gamma_log: Option<usize>,
+) -> Box<Powers<gf128c::Gf128c>> {
+    Powers::new(x, n_sq, gamma_log)
+}

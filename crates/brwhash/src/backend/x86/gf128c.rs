@@ -1,0 +1,155 @@
+//! GF(2^128) with PCLMULQDQ: the portable `Gf128` (bit i of the little-endian value is the
+//! coefficient of x^i; no bit reflection, no Montgomery factor) in an xmm register.
+//!
+//! Product: schoolbook, four carry-less 64x64 products, kept unreduced as (lo, mid, hi) with
+//! the middle term not yet folded (sums of products are XORs: no headroom limit).
+//! Reduction modulo x^128 + x^7 + x^2 + x + 1 by two multiplications with 0x87
+//! (IMPLEMENTATION-NOTES 1.4): for hi = h1 x^64 + h0, r = h1 * 0x87, t = h0 + (r >> 64),
+//! result = lo + (r << 64) + t * 0x87.
+//!
+//! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound.
+
+use core::arch::x86_64::*;
+
+use crate::field::{BinaryField, Field, Gf128};
+
+/// An element of GF(2^128) in an xmm register.
+#[derive(Clone, Copy)]
+pub(crate) struct Gf128c(__m128i);
+
+/// An unreduced product: low, middle (weight x^64) and high (weight x^128) 128-bit parts.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide128c([__m128i; 3]);
+
+// SAFETY (every helper below): see the module documentation of `backend::x86`; these run
+// inside entry points compiled with PCLMULQDQ, or after the key's backend was checked.
+#[inline(always)]
+fn xor(a: __m128i, b: __m128i) -> __m128i {
+    unsafe { _mm_xor_si128(a, b) }
+}
+#[inline(always)]
+fn clmul<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
+    unsafe { _mm_clmulepi64_si128::<IMM>(a, b) }
+}
+#[inline(always)]
+fn shl64(a: __m128i) -> __m128i {
+    unsafe { _mm_slli_si128::<8>(a) }
+}
+#[inline(always)]
+fn shr64(a: __m128i) -> __m128i {
+    unsafe { _mm_srli_si128::<8>(a) }
+}
+#[inline(always)]
+fn from_u128(v: u128) -> __m128i {
+    unsafe { _mm_set_epi64x((v >> 64) as i64, v as i64) }
+}
+#[inline(always)]
+fn to_u128(v: __m128i) -> u128 {
+    let mut out = [0u8; 16];
+    // SAFETY: writes exactly the 16 bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, v) };
+    u128::from_le_bytes(out)
+}
+
+/// All-zero bits are a valid vector.
+// SAFETY: plain data of the same size.
+const ZV: __m128i = unsafe { core::mem::transmute::<u128, __m128i>(0) };
+
+impl Gf128c {
+    pub(crate) fn from_portable(x: Gf128) -> Self {
+        Gf128c(from_u128(x.0))
+    }
+}
+
+impl Default for Gf128c {
+    fn default() -> Self {
+        Gf128c(ZV)
+    }
+}
+
+impl Default for Wide128c {
+    fn default() -> Self {
+        Wide128c([ZV; 3])
+    }
+}
+
+impl zeroize::Zeroize for Gf128c {
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Gf128c(ZV)) }
+    }
+}
+
+impl Field for Gf128c {
+    type Wide = Wide128c;
+    const ZERO: Self = Gf128c(ZV);
+    const WIDE_SUM_LIMIT: usize = usize::MAX;
+
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Gf128c(xor(self.0, rhs.0))
+    }
+
+    #[inline(always)]
+    fn mul_wide(self, rhs: Self) -> Wide128c {
+        let (a, b) = (self.0, rhs.0);
+        Wide128c([
+            clmul::<0x00>(a, b),
+            xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b)),
+            clmul::<0x11>(a, b),
+        ])
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Wide128c, b: Wide128c) -> Wide128c {
+        Wide128c([
+            xor(a.0[0], b.0[0]),
+            xor(a.0[1], b.0[1]),
+            xor(a.0[2], b.0[2]),
+        ])
+    }
+
+    #[inline(always)]
+    fn widen(self) -> Wide128c {
+        Wide128c([self.0, ZV, ZV])
+    }
+
+    #[inline(always)]
+    fn reduce(w: Wide128c) -> Self {
+        let [lo, mid, hi] = w.0;
+        let lo = xor(lo, shl64(mid));
+        let hi = xor(hi, shr64(mid));
+        let poly = from_u128(0x87);
+        // r = h1 * 0x87 (at most 71 bits); t = h0 + (r >> 64); s = t * 0x87.
+        let r = clmul::<0x01>(hi, poly);
+        let t = xor(hi, shr64(r));
+        let s = clmul::<0x00>(t, poly);
+        Gf128c(xor(xor(lo, s), shl64(r)))
+    }
+}
+
+impl BinaryField for Gf128c {
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    fn from_bytes(bytes: &[u8]) -> Self {
+        if bytes.len() == 16 {
+            // SAFETY: the slice holds the 16 bytes the load reads.
+            Gf128c(unsafe { _mm_loadu_si128(bytes.as_ptr() as *const __m128i) })
+        } else {
+            let mut buf = [0u8; 16];
+            buf[..bytes.len()].copy_from_slice(bytes);
+            Gf128c(from_u128(u128::from_le_bytes(buf)))
+        }
+    }
+
+    #[inline(always)]
+    fn write_bytes(self, out: &mut [u8]) {
+        out[..16].copy_from_slice(&to_u128(self.0).to_le_bytes());
+    }
+
+    #[inline(always)]
+    fn top_byte(v: u8) -> Self {
+        Gf128c(from_u128((v as u128) << 120))
+    }
+}
