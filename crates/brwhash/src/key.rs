@@ -4,7 +4,7 @@ use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
 #[cfg(target_arch = "x86_64")]
-use crate::backend::clmul128;
+use crate::backend::{clmul128, clmul256};
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
@@ -23,9 +23,11 @@ enum Material {
     P1271(Box<Powers<Fp1271>>),
     P1305(Box<Powers<Fp1305>>),
     G128(Box<Powers<Gf128>>),
-    /// GF(2^128) on PCLMULQDQ (only for a key whose backend is `pclmul`).
+    /// GF(2^128) and GF(2^256) on PCLMULQDQ (only for a key whose backend is `pclmul`).
     #[cfg(target_arch = "x86_64")]
     G128c(Box<Powers<clmul128::Gf128c>>),
+    #[cfg(target_arch = "x86_64")]
+    G256c(Box<Powers<clmul256::Gf256c>>),
     G256(Box<Powers<Gf256>>),
 }
 
@@ -120,7 +122,18 @@ impl Key {
                     )),
                     (None, Some(BinField::Gf256)) => {
                         use crate::field::BinaryField;
-                        Material::G256(Powers::new(Gf256::from_bytes(key), 6, gamma_log))
+                        let x = Gf256::from_bytes(key);
+                        #[cfg(target_arch = "x86_64")]
+                        if backend == Backend::Pclmul {
+                            let x = clmul256::Gf256c::from_portable(x);
+                            return Ok(Key {
+                                alg,
+                                backend,
+                                material: Material::G256c(clmul256::powers(x, 6, gamma_log)),
+                                poly1305_s,
+                            });
+                        }
+                        Material::G256(Powers::new(x, 6, gamma_log))
                     }
                     (None, _) => {
                         use crate::field::BinaryField;
@@ -220,6 +233,8 @@ enum State<'k> {
     G128(&'k Powers<Gf128>, BinHasher<Gf128>),
     #[cfg(target_arch = "x86_64")]
     G128c(&'k Powers<clmul128::Gf128c>, BinHasher<clmul128::Gf128c>),
+    #[cfg(target_arch = "x86_64")]
+    G256c(&'k Powers<clmul256::Gf256c>, BinHasher<clmul256::Gf256c>),
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
@@ -261,6 +276,8 @@ impl<'k> Hasher<'k> {
             Material::G128(p) => State::G128(p, BinHasher::default()),
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) => State::G128c(p, BinHasher::default()),
+            #[cfg(target_arch = "x86_64")]
+            Material::G256c(p) => State::G256c(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
         };
         Hasher {
@@ -286,6 +303,8 @@ impl<'k> Hasher<'k> {
             State::G128(_, h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
             State::G128c(_, h) => h.component_bytes(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(_, h) => h.component_bytes(),
             State::G256(_, h) => h.component_bytes(),
         }
     }
@@ -310,6 +329,8 @@ impl<'k> Hasher<'k> {
             State::G128(p, h) => h.update(p, data),
             #[cfg(target_arch = "x86_64")]
             State::G128c(p, h) => clmul128::update(h, p, data),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(p, h) => clmul256::update(h, p, data),
             State::G256(p, h) => h.update(p, data),
         }
     }
@@ -324,6 +345,8 @@ impl<'k> Hasher<'k> {
             State::G128(_, h) => h.components(),
             #[cfg(target_arch = "x86_64")]
             State::G128c(_, h) => h.components(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(_, h) => h.components(),
             State::G256(_, h) => h.components(),
             _ => 0,
         };
@@ -334,6 +357,8 @@ impl<'k> Hasher<'k> {
             State::G128(p, h) => h.next_component(p),
             #[cfg(target_arch = "x86_64")]
             State::G128c(p, h) => clmul128::next_component(h, p),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(p, h) => clmul256::next_component(h, p),
             State::G256(p, h) => h.next_component(p),
             _ => {}
         }
@@ -378,6 +403,8 @@ impl<'k> Hasher<'k> {
             }),
             #[cfg(target_arch = "x86_64")]
             State::G128c(p, h) => binary_digest(clmul128::finish(h, p, vector)),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(p, h) => binary_digest(clmul256::finish(h, p, vector)),
             State::G256(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
@@ -440,6 +467,8 @@ mod tests {
                 State::G128(_, s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
                 State::G128c(_, s) => s.set_bytes_for_test(near),
+                #[cfg(target_arch = "x86_64")]
+                State::G256c(_, s) => s.set_bytes_for_test(near),
                 State::G256(_, s) => s.set_bytes_for_test(near),
             }
             assert_eq!(

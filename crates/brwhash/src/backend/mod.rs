@@ -110,14 +110,10 @@ impl Backend {
 
     /// Whether this build has code for `alg` on this backend.
     pub fn implements(self, alg: Algorithm) -> bool {
-        let binary128 = matches!(
-            alg.family(),
-            Family::Hash2L(crate::BinaryField::Gf128)
-                | Family::VecHash2L(crate::BinaryField::Gf128)
-        );
+        let binary = matches!(alg.family(), Family::Hash2L(_) | Family::VecHash2L(_));
         self == Backend::Portable
             || Plan::of(alg, self).is_some()
-            || (cfg!(target_arch = "x86_64") && self == Backend::Pclmul && binary128)
+            || (cfg!(target_arch = "x86_64") && self == Backend::Pclmul && binary)
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -352,29 +348,55 @@ impl<F: SimdPrime> SimdState<F> {
     }
 }
 
-/// Hash2L128 / vecHash2L128 on PCLMULQDQ (`x86::gf128c`): the field type and its entry points.
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod clmul128 {
-    use super::x86;
-    use crate::construct::{BinHasher, Powers};
-    pub(crate) use x86::gf128c::Gf128c;
+/// Hash2L / vecHash2L on PCLMULQDQ (`x86::gf128c`, `x86::gf256c`): field types and entry
+/// points. SAFETY (every function): a `Gf128c` / `Gf256c` key or state exists only for a key
+/// whose backend passed `Backend::check` for `pclmul`, so the CPU has PCLMULQDQ and SSE4.1.
+macro_rules! clmul_module {
+    ($module:ident, $field:ident, $path:ident, $update:ident, $next:ident, $finish:ident, $powers:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        pub(crate) mod $module {
+            use super::x86;
+            use crate::construct::{BinHasher, Powers};
+            pub(crate) use x86::$path::$field;
 
-    // SAFETY (update, next_component, finish): a `Gf128c` state exists only for a key whose backend passed
-    // `Backend::check` for `pclmul`, so the CPU has PCLMULQDQ and SSE4.1.
-    pub(crate) fn update(h: &mut BinHasher<Gf128c>, p: &Powers<Gf128c>, data: &[u8]) {
-        unsafe { x86::bin128_update_pclmul(h, p, data) }
-    }
+            pub(crate) fn update(h: &mut BinHasher<$field>, p: &Powers<$field>, data: &[u8]) {
+                unsafe { x86::$update(h, p, data) }
+            }
 
-    pub(crate) fn next_component(h: &mut BinHasher<Gf128c>, p: &Powers<Gf128c>) {
-        unsafe { x86::bin128_next_pclmul(h, p) }
-    }
+            pub(crate) fn next_component(h: &mut BinHasher<$field>, p: &Powers<$field>) {
+                unsafe { x86::$next(h, p) }
+            }
 
-    pub(crate) fn finish(h: BinHasher<Gf128c>, p: &Powers<Gf128c>, vector: bool) -> Gf128c {
-        unsafe { x86::bin128_finish_pclmul(h, p, vector) }
-    }
+            pub(crate) fn finish(h: BinHasher<$field>, p: &Powers<$field>, vector: bool) -> $field {
+                unsafe { x86::$finish(h, p, vector) }
+            }
 
-    /// SAFETY: called only when building a key whose backend passed `Backend::check`.
-    pub(crate) fn powers(x: Gf128c, n_sq: usize, gamma_log: Option<usize>) -> Box<Powers<Gf128c>> {
-        unsafe { x86::gf128c_powers(x, n_sq, gamma_log) }
-    }
+            pub(crate) fn powers(
+                x: $field,
+                n_sq: usize,
+                gamma_log: Option<usize>,
+            ) -> Box<Powers<$field>> {
+                unsafe { x86::$powers(x, n_sq, gamma_log) }
+            }
+        }
+    };
 }
+
+clmul_module!(
+    clmul128,
+    Gf128c,
+    gf128c,
+    bin128_update,
+    bin128_next,
+    bin128_finish,
+    bin128_powers
+);
+clmul_module!(
+    clmul256,
+    Gf256c,
+    gf256c,
+    bin256_update,
+    bin256_next,
+    bin256_finish,
+    bin256_powers
+);

@@ -24,19 +24,19 @@ pub(crate) struct Wide128c([__m128i; 3]);
 // SAFETY (every helper below): see the module documentation of `backend::x86`; these run
 // inside entry points compiled with PCLMULQDQ, or after the key's backend was checked.
 #[inline(always)]
-fn xor(a: __m128i, b: __m128i) -> __m128i {
+pub(super) fn xor(a: __m128i, b: __m128i) -> __m128i {
     unsafe { _mm_xor_si128(a, b) }
 }
 #[inline(always)]
-fn clmul<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
+pub(super) fn clmul<const IMM: i32>(a: __m128i, b: __m128i) -> __m128i {
     unsafe { _mm_clmulepi64_si128::<IMM>(a, b) }
 }
 #[inline(always)]
-fn shl64(a: __m128i) -> __m128i {
+pub(super) fn shl64(a: __m128i) -> __m128i {
     unsafe { _mm_slli_si128::<8>(a) }
 }
 #[inline(always)]
-fn shr64(a: __m128i) -> __m128i {
+pub(super) fn shr64(a: __m128i) -> __m128i {
     unsafe { _mm_srli_si128::<8>(a) }
 }
 #[inline(always)]
@@ -53,7 +53,7 @@ fn to_u128(v: __m128i) -> u128 {
 
 /// All-zero bits are a valid vector.
 // SAFETY: plain data of the same size.
-const ZV: __m128i = unsafe { core::mem::transmute::<u128, __m128i>(0) };
+pub(super) const ZV: __m128i = unsafe { core::mem::transmute::<u128, __m128i>(0) };
 
 impl Gf128c {
     pub(crate) fn from_portable(x: Gf128) -> Self {

@@ -11,6 +11,7 @@
 //! intrinsic as a function, several times slower.)
 
 pub(crate) mod gf128c;
+pub(crate) mod gf256c;
 mod halves;
 mod ops;
 mod radix26;
@@ -112,40 +113,51 @@ entry!(
     X8
 );
 
-/// Hash2L128 and vecHash2L128 on PCLMULQDQ: the generic `BinHasher` over `Gf128c`.
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(crate) fn bin128_update_pclmul(
-    h: &mut BinHasher<gf128c::Gf128c>,
-    p: &Powers<gf128c::Gf128c>,
-    data: &[u8],
-) {
-    h.update(p, data)
+/// Hash2L and vecHash2L on PCLMULQDQ: the generic `BinHasher` over `Gf128c` / `Gf256c`.
+macro_rules! clmul_entries {
+    ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident) => {
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $update(h: &mut BinHasher<$field>, p: &Powers<$field>, data: &[u8]) {
+            h.update(p, data)
+        }
+
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $next(h: &mut BinHasher<$field>, p: &Powers<$field>) {
+            h.next_component(p)
+        }
+
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $finish(h: BinHasher<$field>, p: &Powers<$field>, vector: bool) -> $field {
+            if vector {
+                h.finish_vector(p)
+            } else {
+                h.finish_hash2l(p)
+            }
+        }
+
+        /// The key powers, computed with PCLMULQDQ.
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $powers(
+            x: $field,
+            n_sq: usize,
+            gamma_log: Option<usize>,
+        ) -> Box<Powers<$field>> {
+            Powers::new(x, n_sq, gamma_log)
+        }
+    };
 }
 
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(crate) fn bin128_next_pclmul(h: &mut BinHasher<gf128c::Gf128c>, p: &Powers<gf128c::Gf128c>) {
-    h.next_component(p)
-}
-
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(crate) fn bin128_finish_pclmul(
-    h: BinHasher<gf128c::Gf128c>,
-    p: &Powers<gf128c::Gf128c>,
-    vector: bool,
-) -> gf128c::Gf128c {
-    if vector {
-        h.finish_vector(p)
-    } else {
-        h.finish_hash2l(p)
-    }
-}
-
-/// The key powers of a `Gf128c` key, computed with PCLMULQDQ.
-#[target_feature(enable = "pclmulqdq,sse4.1")]
-pub(crate) fn gf128c_powers(
-    x: gf128c::Gf128c,
-    n_sq: usize,
-    gamma_log: Option<usize>,
-) -> Box<Powers<gf128c::Gf128c>> {
-    Powers::new(x, n_sq, gamma_log)
-}
+clmul_entries!(
+    gf128c::Gf128c,
+    bin128_update,
+    bin128_next,
+    bin128_finish,
+    bin128_powers
+);
+clmul_entries!(
+    gf256c::Gf256c,
+    bin256_update,
+    bin256_next,
+    bin256_finish,
+    bin256_powers
+);
