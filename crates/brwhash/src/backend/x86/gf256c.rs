@@ -2,10 +2,10 @@
 //! (little-endian, no bit reflection) as two xmm halves.
 //!
 //! Product: Karatsuba over the 128-bit halves, each 128x128 product the schoolbook one of
-//! `gf128c` (12 carry-less 64x64 products), kept unreduced. Reduction by Q = x^10 + x^5 + x^2
-//! + 1 (0x425): the top 128-bit limb c3 (weight x^384 = Q x^128) folds into c1, c2 with two
-//! multiplications; then c2 (weight x^256 = Q, its spill included) into c0, c1 with two
-//! more (IMPLEMENTATION-NOTES 1.4).
+//! `gf128c` (12 carry-less 64x64 products), kept unreduced. Reduction by
+//! Q = x^10 + x^5 + x^2 + 1 (0x425): the top 128-bit limb c3 (weight x^384 = Q x^128) folds
+//! into c1, c2 with two multiplications; then c2 (weight x^256 = Q, its spill included) into
+//! c0, c1 with two more (IMPLEMENTATION-NOTES 1.4).
 //!
 //! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound.
 
@@ -100,9 +100,9 @@ impl Field for Gf256c {
     #[inline(always)]
     fn wide_add(a: Wide256c, b: Wide256c) -> Wide256c {
         let mut r = a.0;
-        for i in 0..3 {
-            for j in 0..3 {
-                r[i][j] = xor(a.0[i][j], b.0[i][j]);
+        for (ri, bi) in r.iter_mut().zip(&b.0) {
+            for (rij, bij) in ri.iter_mut().zip(bi) {
+                *rij = xor(*rij, *bij);
             }
         }
         Wide256c(r)
