@@ -4,7 +4,7 @@ use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
 #[cfg(target_arch = "x86_64")]
-use crate::backend::{clmul128, clmul256};
+use crate::backend::{clmul128, clmul256, vclmul128};
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
@@ -139,7 +139,7 @@ impl Key {
                         use crate::field::BinaryField;
                         let x = Gf128::from_bytes(key);
                         #[cfg(target_arch = "x86_64")]
-                        if backend == Backend::Pclmul {
+                        if matches!(backend, Backend::Pclmul | Backend::Vpclmul) {
                             let x = clmul128::Gf128c::from_portable(x);
                             return Ok(Key {
                                 alg,
@@ -235,6 +235,8 @@ enum State<'k> {
     G128c(&'k Powers<clmul128::Gf128c>, BinHasher<clmul128::Gf128c>),
     #[cfg(target_arch = "x86_64")]
     G256c(&'k Powers<clmul256::Gf256c>, BinHasher<clmul256::Gf256c>),
+    #[cfg(target_arch = "x86_64")]
+    G128w(&'k Powers<clmul128::Gf128c>, vclmul128::State),
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
@@ -275,6 +277,10 @@ impl<'k> Hasher<'k> {
             Material::P1305(p) => State::P1305(p, PrimeHasher::new(alg, backend, length)),
             Material::G128(p) => State::G128(p, BinHasher::default()),
             #[cfg(target_arch = "x86_64")]
+            Material::G128c(p) if backend == Backend::Vpclmul => {
+                State::G128w(p, vclmul128::State::default())
+            }
+            #[cfg(target_arch = "x86_64")]
             Material::G128c(p) => State::G128c(p, BinHasher::default()),
             #[cfg(target_arch = "x86_64")]
             Material::G256c(p) => State::G256c(p, BinHasher::default()),
@@ -305,6 +311,8 @@ impl<'k> Hasher<'k> {
             State::G128c(_, h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
             State::G256c(_, h) => h.component_bytes(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(_, h) => h.component_bytes(),
             State::G256(_, h) => h.component_bytes(),
         }
     }
@@ -331,6 +339,8 @@ impl<'k> Hasher<'k> {
             State::G128c(p, h) => clmul128::update(h, p, data),
             #[cfg(target_arch = "x86_64")]
             State::G256c(p, h) => clmul256::update(h, p, data),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(p, h) => vclmul128::update(h, p, data),
             State::G256(p, h) => h.update(p, data),
         }
     }
@@ -347,6 +357,8 @@ impl<'k> Hasher<'k> {
             State::G128c(_, h) => h.components(),
             #[cfg(target_arch = "x86_64")]
             State::G256c(_, h) => h.components(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(_, h) => h.components(),
             State::G256(_, h) => h.components(),
             _ => 0,
         };
@@ -359,6 +371,8 @@ impl<'k> Hasher<'k> {
             State::G128c(p, h) => clmul128::next_component(h, p),
             #[cfg(target_arch = "x86_64")]
             State::G256c(p, h) => clmul256::next_component(h, p),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(p, h) => vclmul128::next_component(h, p),
             State::G256(p, h) => h.next_component(p),
             _ => {}
         }
@@ -405,6 +419,8 @@ impl<'k> Hasher<'k> {
             State::G128c(p, h) => binary_digest(clmul128::finish(h, p, vector)),
             #[cfg(target_arch = "x86_64")]
             State::G256c(p, h) => binary_digest(clmul256::finish(h, p, vector)),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(p, h) => binary_digest(vclmul128::finish(h, p, vector)),
             State::G256(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
@@ -469,6 +485,8 @@ mod tests {
                 State::G128c(_, s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
                 State::G256c(_, s) => s.set_bytes_for_test(near),
+                #[cfg(target_arch = "x86_64")]
+                State::G128w(_, s) => s.set_bytes_for_test(near),
                 State::G256(_, s) => s.set_bytes_for_test(near),
             }
             assert_eq!(

@@ -146,6 +146,20 @@ fn streaming_split_points_and_unaligned_input() {
                 assert_eq!(h.finalize(), want, "{b} {alg} n={n} split={split}");
             }
         }
+        // Large updates at every alignment (wide paths that start at block or super-block
+        // boundaries must pick up mid-stream).
+        let long = rng.bytes(30_000);
+        for piece in [1000, 1985, 2500, 4096, 7777] {
+            let mut h = Hasher::new(&fast);
+            for p in long.chunks(piece) {
+                h.update(p).unwrap();
+            }
+            assert_eq!(
+                h.finalize(),
+                slow.hash(&long),
+                "{b} {alg} pieces of {piece}"
+            );
+        }
         // Many small updates across chunk boundaries.
         let long = rng.bytes(5000);
         let mut h = Hasher::new(&fast);

@@ -111,9 +111,11 @@ impl Backend {
     /// Whether this build has code for `alg` on this backend.
     pub fn implements(self, alg: Algorithm) -> bool {
         let binary = matches!(alg.family(), Family::Hash2L(_) | Family::VecHash2L(_));
+        let binary128 = alg.binary_field() == Some(crate::BinaryField::Gf128);
         self == Backend::Portable
             || Plan::of(alg, self).is_some()
             || (cfg!(target_arch = "x86_64") && self == Backend::Pclmul && binary)
+            || (cfg!(target_arch = "x86_64") && self == Backend::Vpclmul && binary128)
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -400,3 +402,28 @@ clmul_module!(
     bin256_finish,
     bin256_powers
 );
+
+/// Hash2L128 / vecHash2L128 on VPCLMULQDQ (`x86::gf128x4`). SAFETY (every function): such a
+/// state exists only for a key whose backend passed `Backend::check` for `vpclmul`, so the
+/// CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and AVX-512F/BW.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod vclmul128 {
+    use super::x86;
+    use crate::construct::{BinWide, Powers};
+    use x86::gf128c::Gf128c;
+    use x86::gf128x4::Gf128x4;
+
+    pub(crate) type State = BinWide<Gf128c, Gf128x4>;
+
+    pub(crate) fn update(h: &mut State, p: &Powers<Gf128c>, data: &[u8]) {
+        unsafe { x86::wide128_update(h, p, data) }
+    }
+
+    pub(crate) fn next_component(h: &mut State, p: &Powers<Gf128c>) {
+        unsafe { x86::wide128_next(h, p) }
+    }
+
+    pub(crate) fn finish(h: State, p: &Powers<Gf128c>, vector: bool) -> Gf128c {
+        unsafe { x86::wide128_finish(h, p, vector) }
+    }
+}

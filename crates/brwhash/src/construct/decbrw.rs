@@ -312,12 +312,19 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
         &bytes[i * Self::VBLOCK..(i + 1) * Self::VBLOCK]
     }
 
+    /// A chunk's bytes as [vector blocks 1|5, 2|6, 3|7, 4|8].
     #[inline(always)]
-    fn chunk(&mut self, t: &Splat<'_, F, V>, bytes: &[u8]) {
-        let z0 = V::load_pair(Self::half(bytes, 0), Self::half(bytes, 4));
-        let z1 = V::load_pair(Self::half(bytes, 1), Self::half(bytes, 5));
-        let z2 = V::load_pair(Self::half(bytes, 2), Self::half(bytes, 6));
-        let z3 = V::load_pair(Self::half(bytes, 3), Self::half(bytes, 7));
+    fn load_chunk(bytes: &[u8]) -> [V; 4] {
+        [
+            V::load_pair(Self::half(bytes, 0), Self::half(bytes, 4)),
+            V::load_pair(Self::half(bytes, 1), Self::half(bytes, 5)),
+            V::load_pair(Self::half(bytes, 2), Self::half(bytes, 6)),
+            V::load_pair(Self::half(bytes, 3), Self::half(bytes, 7)),
+        ]
+    }
+
+    #[inline(always)]
+    fn chunk(&mut self, t: &Splat<'_, F, V>, [z0, z1, z2, z3]: [V; 4]) {
         let (x, x2, x4) = (t.sq(0), t.sq(1), t.sq(2));
         // [A + m3 | B + m7]
         let ab = V::wide_add(x.add(z0).mul_wide(x2.add(z1)), z2.widen());
@@ -354,13 +361,13 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
             if self.len < Self::CHUNK_BYTES {
                 return;
             }
-            let buf = self.buf;
-            self.chunk(&table, &buf[..Self::CHUNK_BYTES]);
+            let chunk = Self::load_chunk(&self.buf[..Self::CHUNK_BYTES]);
+            self.chunk(&table, chunk);
             self.len = 0;
         }
         let mut chunks = data.chunks_exact(Self::CHUNK_BYTES);
         for bytes in &mut chunks {
-            self.chunk(&table, bytes);
+            self.chunk(&table, Self::load_chunk(bytes));
         }
         let rest = chunks.remainder();
         self.buf[..rest.len()].copy_from_slice(rest);

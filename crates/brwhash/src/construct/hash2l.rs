@@ -8,7 +8,7 @@
 
 use super::{Blocks, Powers};
 use crate::eval::{brw_short, Horner};
-use crate::field::BinaryField;
+use crate::field::{BinaryField, Field};
 
 /// Super-block size eta.
 const ETA: usize = 31;
@@ -136,5 +136,131 @@ impl<F: BinaryField> BinHasher<F> {
     pub fn finish_vector(mut self, p: &Powers<F>) -> F {
         let acc = self.close(p);
         p.x().mul(acc.add(F::top_byte(self.closed as u8)))
+    }
+}
+
+/// W elements of a binary field in the lanes of a SIMD vector: W super-blocks side by side.
+pub(crate) trait BinLanes<F: BinaryField>: Field {
+    /// Lanes: super-blocks per step.
+    const W: usize;
+    /// `x` in every lane.
+    fn splat(x: F) -> Self;
+    /// Lane j = the block at `bytes[j * stride..][..F::BYTES]` (full blocks).
+    fn load_strided(bytes: &[u8], stride: usize) -> Self;
+    /// The lanes as scalar elements (`out.len() == W`).
+    fn store(self, out: &mut [F]);
+}
+
+/// Largest group of super-blocks held back: 4 super-blocks of 16-byte blocks.
+const MAX_GROUP: usize = 4 * ETA * 16;
+
+/// Hash2L / vecHash2L with W super-blocks at a time in the lanes of `V`: bytes are held until
+/// a group of W super-blocks is complete; a component's last bytes (less than a group), and
+/// the Horner layer, are `BinHasher`'s.
+#[derive(Clone)]
+pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
+    inner: BinHasher<F>,
+    /// Bytes of an incomplete group, not yet given to `inner`.
+    buf: [u8; MAX_GROUP],
+    len: usize,
+    _lanes: core::marker::PhantomData<V>,
+}
+
+impl<F: BinaryField, V: BinLanes<F>> Default for BinWide<F, V> {
+    fn default() -> Self {
+        BinWide {
+            inner: BinHasher::default(),
+            buf: [0; MAX_GROUP],
+            len: 0,
+            _lanes: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
+    const GROUP: usize = V::W * ETA * F::BYTES;
+
+    /// Bytes of the current component, held ones included.
+    pub fn component_bytes(&self) -> u64 {
+        self.inner.component_bytes + self.len as u64
+    }
+
+    pub fn components(&self) -> usize {
+        self.inner.components()
+    }
+
+    #[cfg(test)]
+    pub fn set_bytes_for_test(&mut self, n: u64) {
+        self.inner.set_bytes_for_test(n - self.len as u64);
+    }
+
+    /// W super-blocks (`GROUP` bytes) into the Horner layer of `inner`.
+    #[inline(always)]
+    fn group(inner: &mut BinHasher<F>, p: &Powers<F>, sq: &[V; 5], bytes: &[u8]) {
+        let mut vb = [V::ZERO; ETA];
+        for (i, v) in vb.iter_mut().enumerate() {
+            *v = V::load_strided(&bytes[i * F::BYTES..], ETA * F::BYTES);
+        }
+        let mut digests = [F::ZERO; 8];
+        brw_short(sq, &vb).store(&mut digests[..V::W]);
+        for &d in &digests[..V::W] {
+            inner.horner.push(&p.hg, d);
+        }
+        inner.component_bytes += Self::GROUP as u64;
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+        const { assert!(Self::GROUP <= MAX_GROUP) };
+        // x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
+        let sq = [
+            V::splat(p.sq[0]),
+            V::splat(p.sq[1]),
+            V::splat(p.sq[2]),
+            V::splat(p.sq[3]),
+            V::splat(p.sq[4]),
+        ];
+        if self.len > 0 {
+            let take = (Self::GROUP - self.len).min(data.len());
+            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
+            self.len += take;
+            data = &data[take..];
+            if self.len < Self::GROUP {
+                return;
+            }
+            Self::group(&mut self.inner, p, &sq, &self.buf[..Self::GROUP]);
+            self.len = 0;
+        }
+        let mut groups = data.chunks_exact(Self::GROUP);
+        for g in &mut groups {
+            Self::group(&mut self.inner, p, &sq, g);
+        }
+        let rest = groups.remainder();
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.len = rest.len();
+    }
+
+    /// Give the held bytes (less than a group) to `inner`.
+    #[inline(always)]
+    fn drain(&mut self, p: &Powers<F>) {
+        let len = self.len;
+        self.len = 0;
+        self.inner.update(p, &self.buf[..len]);
+    }
+
+    #[inline(always)]
+    pub fn next_component(&mut self, p: &Powers<F>) {
+        self.drain(p);
+        self.inner.next_component(p)
+    }
+
+    #[inline(always)]
+    pub fn finish(mut self, p: &Powers<F>, vector: bool) -> F {
+        self.drain(p);
+        if vector {
+            self.inner.finish_vector(p)
+        } else {
+            self.inner.finish_hash2l(p)
+        }
     }
 }

@@ -12,7 +12,7 @@ mod polyhash;
 mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
-pub(crate) use hash2l::BinHasher;
+pub(crate) use hash2l::{BinHasher, BinLanes, BinWide};
 pub(crate) use polyhash::PolyLanes;
 
 use crate::algorithm::Family;

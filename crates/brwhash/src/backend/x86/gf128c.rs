@@ -59,6 +59,16 @@ impl Gf128c {
     pub(crate) fn from_portable(x: Gf128) -> Self {
         Gf128c(from_u128(x.0))
     }
+
+    #[inline(always)]
+    pub(crate) fn xmm(self) -> __m128i {
+        self.0
+    }
+
+    #[inline(always)]
+    pub(crate) fn from_xmm(v: __m128i) -> Self {
+        Gf128c(v)
+    }
 }
 
 impl Default for Gf128c {

@@ -11,13 +11,14 @@
 //! intrinsic as a function, several times slower.)
 
 pub(crate) mod gf128c;
+pub(crate) mod gf128x4;
 pub(crate) mod gf256c;
 mod halves;
 mod ops;
 mod radix26;
 mod radix44;
 
-use crate::construct::{BinHasher, DecLanes, DecPairs, Halves, PolyLanes, Powers};
+use crate::construct::{BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers};
 use crate::field::{Fp1271, Fp1305, PrimeField};
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
@@ -161,3 +162,25 @@ clmul_entries!(
     bin256_finish,
     bin256_powers
 );
+
+/// Hash2L128 and vecHash2L128 on VPCLMULQDQ: four super-blocks per step (`BinWide`).
+type Wide128 = BinWide<gf128c::Gf128c, gf128x4::Gf128x4>;
+
+#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+pub(crate) fn wide128_update(h: &mut Wide128, p: &Powers<gf128c::Gf128c>, data: &[u8]) {
+    h.update(p, data)
+}
+
+#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+pub(crate) fn wide128_next(h: &mut Wide128, p: &Powers<gf128c::Gf128c>) {
+    h.next_component(p)
+}
+
+#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+pub(crate) fn wide128_finish(
+    h: Wide128,
+    p: &Powers<gf128c::Gf128c>,
+    vector: bool,
+) -> gf128c::Gf128c {
+    h.finish(p, vector)
+}

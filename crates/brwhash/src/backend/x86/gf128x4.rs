@@ -1,0 +1,148 @@
+//! Four elements of GF(2^128) in the 128-bit lanes of a zmm register, for VPCLMULQDQ: the
+//! arithmetic of `gf128c` lane-wise (vpclmulqdq multiplies within each 128-bit lane, and the
+//! byte shifts are per lane too). Hash2L runs four consecutive super-blocks side by side
+//! (IMPLEMENTATION-NOTES 8, option a): lane j holds super-block j.
+//!
+//! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound
+//! (VPCLMULQDQ, AVX-512F and AVX-512BW).
+
+use core::arch::x86_64::*;
+
+use super::gf128c::Gf128c;
+use crate::construct::BinLanes;
+use crate::field::Field;
+
+/// Four elements of GF(2^128), one per 128-bit lane.
+#[derive(Clone, Copy)]
+pub(crate) struct Gf128x4(__m512i);
+
+/// Unreduced products: (lo, mid, hi) per lane, as in `gf128c`.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide128x4([__m512i; 3]);
+
+// SAFETY (every helper below): see the module documentation of `backend::x86`.
+#[inline(always)]
+fn xor(a: __m512i, b: __m512i) -> __m512i {
+    unsafe { _mm512_xor_si512(a, b) }
+}
+#[inline(always)]
+fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
+    unsafe { _mm512_clmulepi64_epi128::<IMM>(a, b) }
+}
+#[inline(always)]
+fn shl64(a: __m512i) -> __m512i {
+    unsafe { _mm512_bslli_epi128::<8>(a) }
+}
+#[inline(always)]
+fn shr64(a: __m512i) -> __m512i {
+    unsafe { _mm512_bsrli_epi128::<8>(a) }
+}
+
+/// All-zero bits are a valid vector.
+// SAFETY: plain data of the same size.
+const ZV: __m512i = unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) };
+
+impl Default for Gf128x4 {
+    fn default() -> Self {
+        Gf128x4(ZV)
+    }
+}
+
+impl Default for Wide128x4 {
+    fn default() -> Self {
+        Wide128x4([ZV; 3])
+    }
+}
+
+impl zeroize::Zeroize for Gf128x4 {
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Gf128x4(ZV)) }
+    }
+}
+
+impl Field for Gf128x4 {
+    type Wide = Wide128x4;
+    const ZERO: Self = Gf128x4(ZV);
+    const WIDE_SUM_LIMIT: usize = usize::MAX;
+
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Gf128x4(xor(self.0, rhs.0))
+    }
+
+    #[inline(always)]
+    fn mul_wide(self, rhs: Self) -> Wide128x4 {
+        let (a, b) = (self.0, rhs.0);
+        Wide128x4([
+            clmul::<0x00>(a, b),
+            xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b)),
+            clmul::<0x11>(a, b),
+        ])
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Wide128x4, b: Wide128x4) -> Wide128x4 {
+        Wide128x4([
+            xor(a.0[0], b.0[0]),
+            xor(a.0[1], b.0[1]),
+            xor(a.0[2], b.0[2]),
+        ])
+    }
+
+    #[inline(always)]
+    fn widen(self) -> Wide128x4 {
+        Wide128x4([self.0, ZV, ZV])
+    }
+
+    #[inline(always)]
+    fn reduce(w: Wide128x4) -> Self {
+        let [lo, mid, hi] = w.0;
+        let lo = xor(lo, shl64(mid));
+        let hi = xor(hi, shr64(mid));
+        // SAFETY: see the module documentation of `backend::x86`.
+        let poly = unsafe { _mm512_set1_epi64(0x87) };
+        let r = clmul::<0x01>(hi, poly);
+        let t = xor(hi, shr64(r));
+        let s = clmul::<0x00>(t, poly);
+        Gf128x4(xor(xor(lo, s), shl64(r)))
+    }
+}
+
+impl BinLanes<Gf128c> for Gf128x4 {
+    const W: usize = 4;
+
+    #[inline(always)]
+    fn splat(x: Gf128c) -> Self {
+        // SAFETY: see the module documentation of `backend::x86`.
+        Gf128x4(unsafe { _mm512_broadcast_i32x4(x.xmm()) })
+    }
+
+    #[inline(always)]
+    fn load_strided(bytes: &[u8], stride: usize) -> Self {
+        let bytes = &bytes[..3 * stride + 16];
+        // SAFETY: the slice holds the four 16-byte blocks the loads read.
+        unsafe {
+            let p = bytes.as_ptr();
+            let v = _mm512_castsi128_si512(_mm_loadu_si128(p as *const __m128i));
+            let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(stride) as *const __m128i));
+            let v =
+                _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * stride) as *const __m128i));
+            Gf128x4(_mm512_inserti32x4::<3>(
+                v,
+                _mm_loadu_si128(p.add(3 * stride) as *const __m128i),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    fn store(self, out: &mut [Gf128c]) {
+        // SAFETY: see the module documentation of `backend::x86`.
+        unsafe {
+            out[0] = Gf128c::from_xmm(_mm512_extracti32x4_epi32::<0>(self.0));
+            out[1] = Gf128c::from_xmm(_mm512_extracti32x4_epi32::<1>(self.0));
+            out[2] = Gf128c::from_xmm(_mm512_extracti32x4_epi32::<2>(self.0));
+            out[3] = Gf128c::from_xmm(_mm512_extracti32x4_epi32::<3>(self.0));
+        }
+    }
+}
