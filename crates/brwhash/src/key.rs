@@ -4,7 +4,7 @@ use zeroize::Zeroize;
 
 use crate::algorithm::{BinaryField as BinField, Family, Prime};
 #[cfg(target_arch = "x86_64")]
-use crate::backend::{clmul128, clmul256, vclmul128};
+use crate::backend::{clmul128, clmul256, vclmul128, vclmul256};
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
@@ -124,7 +124,7 @@ impl Key {
                         use crate::field::BinaryField;
                         let x = Gf256::from_bytes(key);
                         #[cfg(target_arch = "x86_64")]
-                        if backend == Backend::Pclmul {
+                        if matches!(backend, Backend::Pclmul | Backend::Vpclmul) {
                             let x = clmul256::Gf256c::from_portable(x);
                             return Ok(Key {
                                 alg,
@@ -237,6 +237,8 @@ enum State<'k> {
     G256c(&'k Powers<clmul256::Gf256c>, BinHasher<clmul256::Gf256c>),
     #[cfg(target_arch = "x86_64")]
     G128w(&'k Powers<clmul128::Gf128c>, vclmul128::State),
+    #[cfg(target_arch = "x86_64")]
+    G256w(&'k Powers<clmul256::Gf256c>, vclmul256::State),
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
@@ -276,12 +278,22 @@ impl<'k> Hasher<'k> {
             Material::P1271(p) => State::P1271(p, PrimeHasher::new(alg, backend, length)),
             Material::P1305(p) => State::P1305(p, PrimeHasher::new(alg, backend, length)),
             Material::G128(p) => State::G128(p, BinHasher::default()),
+            // VPCLMULQDQ pays off from one group of four super-blocks; a one-shot message
+            // below that takes the PCLMULQDQ state.
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(p) if backend == Backend::Vpclmul => {
+            Material::G128c(p)
+                if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 496) =>
+            {
                 State::G128w(p, vclmul128::State::default())
             }
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) => State::G128c(p, BinHasher::default()),
+            #[cfg(target_arch = "x86_64")]
+            Material::G256c(p)
+                if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 992) =>
+            {
+                State::G256w(p, vclmul256::State::default())
+            }
             #[cfg(target_arch = "x86_64")]
             Material::G256c(p) => State::G256c(p, BinHasher::default()),
             Material::G256(p) => State::G256(p, BinHasher::default()),
@@ -313,6 +325,8 @@ impl<'k> Hasher<'k> {
             State::G256c(_, h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
             State::G128w(_, h) => h.component_bytes(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(_, h) => h.component_bytes(),
             State::G256(_, h) => h.component_bytes(),
         }
     }
@@ -341,6 +355,8 @@ impl<'k> Hasher<'k> {
             State::G256c(p, h) => clmul256::update(h, p, data),
             #[cfg(target_arch = "x86_64")]
             State::G128w(p, h) => vclmul128::update(h, p, data),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(p, h) => vclmul256::update(h, p, data),
             State::G256(p, h) => h.update(p, data),
         }
     }
@@ -359,6 +375,8 @@ impl<'k> Hasher<'k> {
             State::G256c(_, h) => h.components(),
             #[cfg(target_arch = "x86_64")]
             State::G128w(_, h) => h.components(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(_, h) => h.components(),
             State::G256(_, h) => h.components(),
             _ => 0,
         };
@@ -373,6 +391,8 @@ impl<'k> Hasher<'k> {
             State::G256c(p, h) => clmul256::next_component(h, p),
             #[cfg(target_arch = "x86_64")]
             State::G128w(p, h) => vclmul128::next_component(h, p),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(p, h) => vclmul256::next_component(h, p),
             State::G256(p, h) => h.next_component(p),
             _ => {}
         }
@@ -421,6 +441,8 @@ impl<'k> Hasher<'k> {
             State::G256c(p, h) => binary_digest(clmul256::finish(h, p, vector)),
             #[cfg(target_arch = "x86_64")]
             State::G128w(p, h) => binary_digest(vclmul128::finish(h, p, vector)),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(p, h) => binary_digest(vclmul256::finish(h, p, vector)),
             State::G256(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
@@ -487,6 +509,8 @@ mod tests {
                 State::G256c(_, s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
                 State::G128w(_, s) => s.set_bytes_for_test(near),
+                #[cfg(target_arch = "x86_64")]
+                State::G256w(_, s) => s.set_bytes_for_test(near),
                 State::G256(_, s) => s.set_bytes_for_test(near),
             }
             assert_eq!(

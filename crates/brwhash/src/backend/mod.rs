@@ -111,11 +111,11 @@ impl Backend {
     /// Whether this build has code for `alg` on this backend.
     pub fn implements(self, alg: Algorithm) -> bool {
         let binary = matches!(alg.family(), Family::Hash2L(_) | Family::VecHash2L(_));
-        let binary128 = alg.binary_field() == Some(crate::BinaryField::Gf128);
         self == Backend::Portable
             || Plan::of(alg, self).is_some()
-            || (cfg!(target_arch = "x86_64") && self == Backend::Pclmul && binary)
-            || (cfg!(target_arch = "x86_64") && self == Backend::Vpclmul && binary128)
+            || (cfg!(target_arch = "x86_64")
+                && matches!(self, Backend::Pclmul | Backend::Vpclmul)
+                && binary)
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -403,27 +403,52 @@ clmul_module!(
     bin256_powers
 );
 
-/// Hash2L128 / vecHash2L128 on VPCLMULQDQ (`x86::gf128x4`). SAFETY (every function): such a
-/// state exists only for a key whose backend passed `Backend::check` for `vpclmul`, so the
-/// CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and AVX-512F/BW.
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod vclmul128 {
-    use super::x86;
-    use crate::construct::{BinWide, Powers};
-    use x86::gf128c::Gf128c;
-    use x86::gf128x4::Gf128x4;
+/// Hash2L / vecHash2L on VPCLMULQDQ (`x86::gf128x4`, `x86::gf256x4`). SAFETY (every
+/// function): such a state exists only for a key whose backend passed `Backend::check` for
+/// `vpclmul`, so the CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and AVX-512F/BW.
+macro_rules! vclmul_module {
+    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        pub(crate) mod $module {
+            use super::x86;
+            use crate::construct::{BinWide, Powers};
+            use x86::$lpath::$lanes;
+            use x86::$spath::$scalar;
 
-    pub(crate) type State = BinWide<Gf128c, Gf128x4>;
+            pub(crate) type State = BinWide<$scalar, $lanes>;
 
-    pub(crate) fn update(h: &mut State, p: &Powers<Gf128c>, data: &[u8]) {
-        unsafe { x86::wide128_update(h, p, data) }
-    }
+            pub(crate) fn update(h: &mut State, p: &Powers<$scalar>, data: &[u8]) {
+                unsafe { x86::$update(h, p, data) }
+            }
 
-    pub(crate) fn next_component(h: &mut State, p: &Powers<Gf128c>) {
-        unsafe { x86::wide128_next(h, p) }
-    }
+            pub(crate) fn next_component(h: &mut State, p: &Powers<$scalar>) {
+                unsafe { x86::$next(h, p) }
+            }
 
-    pub(crate) fn finish(h: State, p: &Powers<Gf128c>, vector: bool) -> Gf128c {
-        unsafe { x86::wide128_finish(h, p, vector) }
-    }
+            pub(crate) fn finish(h: State, p: &Powers<$scalar>, vector: bool) -> $scalar {
+                unsafe { x86::$finish(h, p, vector) }
+            }
+        }
+    };
 }
+
+vclmul_module!(
+    vclmul128,
+    Gf128c,
+    gf128c,
+    Gf128x4,
+    gf128x4,
+    wide128_update,
+    wide128_next,
+    wide128_finish
+);
+vclmul_module!(
+    vclmul256,
+    Gf256c,
+    gf256c,
+    Gf256x4,
+    gf256x4,
+    wide256_update,
+    wide256_next,
+    wide256_finish
+);

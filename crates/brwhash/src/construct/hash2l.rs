@@ -151,8 +151,8 @@ pub(crate) trait BinLanes<F: BinaryField>: Field {
     fn store(self, out: &mut [F]);
 }
 
-/// Largest group of super-blocks held back: 4 super-blocks of 16-byte blocks.
-const MAX_GROUP: usize = 4 * ETA * 16;
+/// Largest group of super-blocks held back: 4 super-blocks of 32-byte blocks.
+const MAX_GROUP: usize = 4 * ETA * 32;
 
 /// Hash2L / vecHash2L with W super-blocks at a time in the lanes of `V`: bytes are held until
 /// a group of W super-blocks is complete; a component's last bytes (less than a group), and

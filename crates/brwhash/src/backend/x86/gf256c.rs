@@ -62,6 +62,16 @@ impl Gf256c {
     pub(crate) fn from_portable(x: Gf256) -> Self {
         Gf256c([from_u128(x.0[0]), from_u128(x.0[1])])
     }
+
+    #[inline(always)]
+    pub(crate) fn halves(self) -> [__m128i; 2] {
+        self.0
+    }
+
+    #[inline(always)]
+    pub(crate) fn from_halves(h: [__m128i; 2]) -> Self {
+        Gf256c(h)
+    }
 }
 
 impl Default for Gf256c {

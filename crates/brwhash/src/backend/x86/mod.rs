@@ -13,6 +13,7 @@
 pub(crate) mod gf128c;
 pub(crate) mod gf128x4;
 pub(crate) mod gf256c;
+pub(crate) mod gf256x4;
 mod halves;
 mod ops;
 mod radix26;
@@ -163,24 +164,41 @@ clmul_entries!(
     bin256_powers
 );
 
-/// Hash2L128 and vecHash2L128 on VPCLMULQDQ: four super-blocks per step (`BinWide`).
-type Wide128 = BinWide<gf128c::Gf128c, gf128x4::Gf128x4>;
+/// Hash2L and vecHash2L on VPCLMULQDQ: four super-blocks per step (`BinWide`).
+macro_rules! wide_entries {
+    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident) => {
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $update(h: &mut BinWide<$scalar, $lanes>, p: &Powers<$scalar>, data: &[u8]) {
+            h.update(p, data)
+        }
 
-#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-pub(crate) fn wide128_update(h: &mut Wide128, p: &Powers<gf128c::Gf128c>, data: &[u8]) {
-    h.update(p, data)
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $next(h: &mut BinWide<$scalar, $lanes>, p: &Powers<$scalar>) {
+            h.next_component(p)
+        }
+
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $finish(
+            h: BinWide<$scalar, $lanes>,
+            p: &Powers<$scalar>,
+            vector: bool,
+        ) -> $scalar {
+            h.finish(p, vector)
+        }
+    };
 }
 
-#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-pub(crate) fn wide128_next(h: &mut Wide128, p: &Powers<gf128c::Gf128c>) {
-    h.next_component(p)
-}
-
-#[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-pub(crate) fn wide128_finish(
-    h: Wide128,
-    p: &Powers<gf128c::Gf128c>,
-    vector: bool,
-) -> gf128c::Gf128c {
-    h.finish(p, vector)
-}
+wide_entries!(
+    gf128c::Gf128c,
+    gf128x4::Gf128x4,
+    wide128_update,
+    wide128_next,
+    wide128_finish
+);
+wide_entries!(
+    gf256c::Gf256c,
+    gf256x4::Gf256x4,
+    wide256_update,
+    wide256_next,
+    wide256_finish
+);

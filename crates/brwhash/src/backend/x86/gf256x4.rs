@@ -1,0 +1,192 @@
+//! Four elements of GF(2^256) in two zmm registers (low 128-bit halves in one, high halves in
+//! the other, element j in 128-bit lane j), for VPCLMULQDQ: `gf256c`'s arithmetic lane-wise.
+//! Hash2L256 runs four consecutive super-blocks side by side.
+//!
+//! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound
+//! (VPCLMULQDQ, AVX-512F and AVX-512BW).
+
+use core::arch::x86_64::*;
+
+use super::gf256c::Gf256c;
+use crate::construct::BinLanes;
+use crate::field::Field;
+
+/// Four elements of GF(2^256): (low halves, high halves).
+#[derive(Clone, Copy)]
+pub(crate) struct Gf256x4([__m512i; 2]);
+
+/// Unreduced products: the three Karatsuba products, each (lo, mid, hi), per lane.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide256x4([[__m512i; 3]; 3]);
+
+// SAFETY (every helper below): see the module documentation of `backend::x86`.
+#[inline(always)]
+fn xor(a: __m512i, b: __m512i) -> __m512i {
+    unsafe { _mm512_xor_si512(a, b) }
+}
+#[inline(always)]
+fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
+    unsafe { _mm512_clmulepi64_epi128::<IMM>(a, b) }
+}
+#[inline(always)]
+fn shl64(a: __m512i) -> __m512i {
+    unsafe { _mm512_bslli_epi128::<8>(a) }
+}
+#[inline(always)]
+fn shr64(a: __m512i) -> __m512i {
+    unsafe { _mm512_bsrli_epi128::<8>(a) }
+}
+#[inline(always)]
+fn xor3(a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
+    [xor(a[0], b[0]), xor(a[1], b[1]), xor(a[2], b[2])]
+}
+#[inline(always)]
+fn mul128(a: __m512i, b: __m512i) -> [__m512i; 3] {
+    [
+        clmul::<0x00>(a, b),
+        xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b)),
+        clmul::<0x11>(a, b),
+    ]
+}
+#[inline(always)]
+fn combine(p: [__m512i; 3]) -> [__m512i; 2] {
+    [xor(p[0], shl64(p[1])), xor(p[2], shr64(p[1]))]
+}
+#[inline(always)]
+fn times_q(v: __m512i, q: __m512i) -> (__m512i, __m512i) {
+    let t0 = clmul::<0x00>(v, q);
+    let t1 = clmul::<0x01>(v, q);
+    (xor(t0, shl64(t1)), shr64(t1))
+}
+
+/// The 16 bytes at `off`, `off + stride`, `off + 2 stride`, `off + 3 stride` as lanes 0..3
+/// (a function, not a closure: see `backend::x86`).
+#[inline(always)]
+fn strided_halves(bytes: &[u8], off: usize, stride: usize) -> __m512i {
+    let bytes = &bytes[..off + 3 * stride + 16];
+    // SAFETY: the slice holds the four 16-byte pieces the loads read.
+    unsafe {
+        let p = bytes.as_ptr().add(off);
+        let v = _mm512_castsi128_si512(_mm_loadu_si128(p as *const __m128i));
+        let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(stride) as *const __m128i));
+        let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * stride) as *const __m128i));
+        _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * stride) as *const __m128i))
+    }
+}
+
+/// All-zero bits are a valid vector.
+// SAFETY: plain data of the same size.
+const ZV: __m512i = unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) };
+
+impl Default for Gf256x4 {
+    fn default() -> Self {
+        Gf256x4([ZV; 2])
+    }
+}
+
+impl Default for Wide256x4 {
+    fn default() -> Self {
+        Wide256x4([[ZV; 3]; 3])
+    }
+}
+
+impl zeroize::Zeroize for Gf256x4 {
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Gf256x4([ZV; 2])) }
+    }
+}
+
+impl Field for Gf256x4 {
+    type Wide = Wide256x4;
+    const ZERO: Self = Gf256x4([ZV; 2]);
+    const WIDE_SUM_LIMIT: usize = usize::MAX;
+
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        Gf256x4([xor(self.0[0], rhs.0[0]), xor(self.0[1], rhs.0[1])])
+    }
+
+    #[inline(always)]
+    fn mul_wide(self, rhs: Self) -> Wide256x4 {
+        let ([a0, a1], [b0, b1]) = (self.0, rhs.0);
+        Wide256x4([
+            mul128(a0, b0),
+            mul128(xor(a0, a1), xor(b0, b1)),
+            mul128(a1, b1),
+        ])
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Wide256x4, b: Wide256x4) -> Wide256x4 {
+        let (a, b) = (a.0, b.0);
+        Wide256x4([xor3(a[0], b[0]), xor3(a[1], b[1]), xor3(a[2], b[2])])
+    }
+
+    #[inline(always)]
+    fn widen(self) -> Wide256x4 {
+        // As in `gf256c`: the low Karatsuba product and again the middle one.
+        let l = [self.0[0], ZV, self.0[1]];
+        Wide256x4([l, l, [ZV; 3]])
+    }
+
+    #[inline(always)]
+    fn reduce(w: Wide256x4) -> Self {
+        let [lo, mid, hi] = w.0;
+        let (lo, hi) = (combine(lo), combine(hi));
+        let m = combine(mid);
+        let m = [xor(xor(m[0], lo[0]), hi[0]), xor(xor(m[1], lo[1]), hi[1])];
+        let (c0, mut c1, mut c2, c3) = (lo[0], xor(lo[1], m[0]), xor(hi[0], m[1]), hi[1]);
+        // SAFETY: see the module documentation of `backend::x86`.
+        let q = unsafe { _mm512_set1_epi64(0x425) };
+        let (r, spill) = times_q(c3, q);
+        c1 = xor(c1, r);
+        c2 = xor(c2, spill);
+        let (r, spill) = times_q(c2, q);
+        Gf256x4([xor(c0, r), xor(c1, spill)])
+    }
+}
+
+impl BinLanes<Gf256c> for Gf256x4 {
+    const W: usize = 4;
+
+    #[inline(always)]
+    fn splat(x: Gf256c) -> Self {
+        let [lo, hi] = x.halves();
+        // SAFETY: see the module documentation of `backend::x86`.
+        unsafe { Gf256x4([_mm512_broadcast_i32x4(lo), _mm512_broadcast_i32x4(hi)]) }
+    }
+
+    #[inline(always)]
+    fn load_strided(bytes: &[u8], stride: usize) -> Self {
+        let bytes = &bytes[..3 * stride + 32];
+        Gf256x4([
+            strided_halves(bytes, 0, stride),
+            strided_halves(bytes, 16, stride),
+        ])
+    }
+
+    #[inline(always)]
+    fn store(self, out: &mut [Gf256c]) {
+        let [lo, hi] = self.0;
+        // SAFETY: see the module documentation of `backend::x86`.
+        unsafe {
+            out[0] = Gf256c::from_halves([
+                _mm512_extracti32x4_epi32::<0>(lo),
+                _mm512_extracti32x4_epi32::<0>(hi),
+            ]);
+            out[1] = Gf256c::from_halves([
+                _mm512_extracti32x4_epi32::<1>(lo),
+                _mm512_extracti32x4_epi32::<1>(hi),
+            ]);
+            out[2] = Gf256c::from_halves([
+                _mm512_extracti32x4_epi32::<2>(lo),
+                _mm512_extracti32x4_epi32::<2>(hi),
+            ]);
+            out[3] = Gf256c::from_halves([
+                _mm512_extracti32x4_epi32::<3>(lo),
+                _mm512_extracti32x4_epi32::<3>(hi),
+            ]);
+        }
+    }
+}
