@@ -12,7 +12,7 @@ use crate::machine::Machine;
 use crate::peers::{self, Peer};
 
 /// The algorithms of a default run.
-pub const DEFAULT_ALGORITHMS: [&str; 8] = [
+pub const DEFAULT_ALGORITHMS: [&str; 12] = [
     "Poly1305",
     "polyHash1305",
     "polyHash1271",
@@ -21,6 +21,10 @@ pub const DEFAULT_ALGORITHMS: [&str; 8] = [
     "8-decBRWHash1305",
     "4-Hash1271",
     "BRWHash1305",
+    "Hash2L128",
+    "Hash2L256",
+    "vecHash2L128",
+    "vecHash2L256",
 ];
 
 /// The message lengths of a default run, in bytes.
