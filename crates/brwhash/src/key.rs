@@ -197,7 +197,9 @@ impl Key {
         if components.is_empty() || components.len() > MAX_COMPONENTS {
             return Err(Error::ComponentCount(components.len()));
         }
-        let mut h = Hasher::new(self);
+        // The longest component stands for the length: the state that suits it.
+        let longest = components.iter().map(|c| c.len() as u64).max();
+        let mut h = Hasher::with_length(self, longest);
         for (i, c) in components.iter().enumerate() {
             if i > 0 {
                 h.next_component()?;
