@@ -43,7 +43,9 @@ fn parse_length(s: &str) -> Option<usize> {
 
 fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
     let mut algorithms: Vec<Algorithm> = Vec::new();
-    for name in items(&args.alg, "--alg")? {
+    let default_algs = suite::DEFAULT_ALGORITHMS.join(",");
+    let algs = args.alg.as_deref().unwrap_or(&default_algs);
+    for name in items(algs, "--alg")? {
         let alg: Algorithm = name.parse().map_err(|e| format!("--alg: {e}"))?;
         if !algorithms.contains(&alg) {
             algorithms.push(alg);

@@ -157,14 +157,11 @@ The table goes to standard output; progress goes to standard error.";
 /// Options of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Comma-separated algorithm names
-    #[arg(
-        long,
-        value_name = "LIST",
-        default_value = "Poly1305,polyHash1305,polyHash1271,4-decBRWHash1305,4-decBRWHash1271,\
-                         8-decBRWHash1305,4-Hash1271,BRWHash1305"
-    )]
-    pub alg: String,
+    /// Comma-separated algorithm names [default: Poly1305, polyHash1305, polyHash1271,
+    /// 4-decBRWHash1305, 4-decBRWHash1271, 8-decBRWHash1305, 4-Hash1271, BRWHash1305, Hash2L128,
+    /// Hash2L256, vecHash2L128, vecHash2L256]
+    #[arg(long, value_name = "LIST")]
+    pub alg: Option<String>,
 
     /// Comma-separated message lengths in bytes (a K or M suffix multiplies by 1024 or 1024^2)
     #[arg(
