@@ -8,6 +8,8 @@
 
 use core::arch::x86_64::*;
 
+use super::ops::clmul512::{clmul, shl64, shr64, xor, ZV};
+
 use super::gf128c::Gf128c;
 use crate::construct::BinLanes;
 use crate::field::Field;
@@ -19,28 +21,6 @@ pub(crate) struct Gf128x4(__m512i);
 /// Unreduced products: (lo, mid, hi) per lane, as in `gf128c`.
 #[derive(Clone, Copy)]
 pub(crate) struct Wide128x4([__m512i; 3]);
-
-// SAFETY (every helper below): see the module documentation of `backend::x86`.
-#[inline(always)]
-fn xor(a: __m512i, b: __m512i) -> __m512i {
-    unsafe { _mm512_xor_si512(a, b) }
-}
-#[inline(always)]
-fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
-    unsafe { _mm512_clmulepi64_epi128::<IMM>(a, b) }
-}
-#[inline(always)]
-fn shl64(a: __m512i) -> __m512i {
-    unsafe { _mm512_bslli_epi128::<8>(a) }
-}
-#[inline(always)]
-fn shr64(a: __m512i) -> __m512i {
-    unsafe { _mm512_bsrli_epi128::<8>(a) }
-}
-
-/// All-zero bits are a valid vector.
-// SAFETY: plain data of the same size.
-const ZV: __m512i = unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) };
 
 impl Default for Gf128x4 {
     fn default() -> Self {

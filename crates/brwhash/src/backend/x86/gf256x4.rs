@@ -7,6 +7,8 @@
 
 use core::arch::x86_64::*;
 
+use super::ops::clmul512::{clmul, shl64, shr64, xor, ZV};
+
 use super::gf256c::Gf256c;
 use crate::construct::BinLanes;
 use crate::field::Field;
@@ -19,23 +21,6 @@ pub(crate) struct Gf256x4([__m512i; 2]);
 #[derive(Clone, Copy)]
 pub(crate) struct Wide256x4([[__m512i; 3]; 3]);
 
-// SAFETY (every helper below): see the module documentation of `backend::x86`.
-#[inline(always)]
-fn xor(a: __m512i, b: __m512i) -> __m512i {
-    unsafe { _mm512_xor_si512(a, b) }
-}
-#[inline(always)]
-fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
-    unsafe { _mm512_clmulepi64_epi128::<IMM>(a, b) }
-}
-#[inline(always)]
-fn shl64(a: __m512i) -> __m512i {
-    unsafe { _mm512_bslli_epi128::<8>(a) }
-}
-#[inline(always)]
-fn shr64(a: __m512i) -> __m512i {
-    unsafe { _mm512_bsrli_epi128::<8>(a) }
-}
 #[inline(always)]
 fn xor3(a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
     [xor(a[0], b[0]), xor(a[1], b[1]), xor(a[2], b[2])]
@@ -73,10 +58,6 @@ fn strided_halves(bytes: &[u8], off: usize, stride: usize) -> __m512i {
         _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * stride) as *const __m128i))
     }
 }
-
-/// All-zero bits are a valid vector.
-// SAFETY: plain data of the same size.
-const ZV: __m512i = unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) };
 
 impl Default for Gf256x4 {
     fn default() -> Self {

@@ -113,3 +113,33 @@ width_ops!(
     madd52lo = _mm512_madd52lo_epu64,
     madd52hi = _mm512_madd52hi_epu64
 );
+
+/// Carry-less arithmetic on the 128-bit lanes of a zmm register (VPCLMULQDQ, AVX-512F/BW),
+/// shared by the GF(2^128) and GF(2^256) lane types.
+pub(crate) mod clmul512 {
+    use core::arch::x86_64::*;
+
+    /// All-zero bits are a valid vector.
+    // SAFETY: plain data of the same size.
+    pub(crate) const ZV: __m512i = unsafe { core::mem::transmute::<[u64; 8], __m512i>([0; 8]) };
+
+    #[inline(always)]
+    pub(crate) fn xor(a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_xor_si512(a, b) }
+    }
+    /// Per 128-bit lane: the 64x64 carry-less product of the qwords IMM selects.
+    #[inline(always)]
+    pub(crate) fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_clmulepi64_epi128::<IMM>(a, b) }
+    }
+    /// Per 128-bit lane: shift left by 64 bits.
+    #[inline(always)]
+    pub(crate) fn shl64(a: __m512i) -> __m512i {
+        unsafe { _mm512_bslli_epi128::<8>(a) }
+    }
+    /// Per 128-bit lane: shift right by 64 bits.
+    #[inline(always)]
+    pub(crate) fn shr64(a: __m512i) -> __m512i {
+        unsafe { _mm512_bsrli_epi128::<8>(a) }
+    }
+}
