@@ -8,7 +8,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ops::clmul512::{clmul, shl64, shr64, xor, ZV};
+use super::ops::clmul512::{clmul, load_rows, shl64, shr64, transpose4, xor, ZV};
 
 use super::gf128c::Gf128c;
 use crate::construct::BinLanes;
@@ -53,6 +53,8 @@ impl Field for Gf128x4 {
 
     #[inline(always)]
     fn mul_wide(self, rhs: Self) -> Wide128x4 {
+        // Schoolbook: Karatsuba (3 products, 2 shuffles) measured no faster here (0.104 vs
+        // 0.102 TSC cycles/byte for Hash2L128 at 1 MiB).
         let (a, b) = (self.0, rhs.0);
         Wide128x4([
             clmul::<0x00>(a, b),
@@ -113,6 +115,14 @@ impl BinLanes<Gf128c> for Gf128x4 {
                 _mm_loadu_si128(p.add(3 * stride) as *const __m128i),
             ))
         }
+    }
+
+    /// Blocks i..i+3 of the four super-blocks: one 64-byte load per super-block, then a 4x4
+    /// transpose of 128-bit lanes (8 shuffles) instead of 16 loads and 12 inserts.
+    #[inline(always)]
+    fn load_strided4(bytes: &[u8], stride: usize) -> [Self; 4] {
+        let c = transpose4(load_rows(bytes, stride));
+        [Gf128x4(c[0]), Gf128x4(c[1]), Gf128x4(c[2]), Gf128x4(c[3])]
     }
 
     #[inline(always)]

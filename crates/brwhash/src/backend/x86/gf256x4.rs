@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ops::clmul512::{clmul, shl64, shr64, xor, ZV};
+use super::ops::clmul512::{clmul, load_rows, shl64, shr64, transpose4, xor, ZV};
 
 use super::gf256c::Gf256c;
 use crate::construct::BinLanes;
@@ -145,6 +145,20 @@ impl BinLanes<Gf256c> for Gf256x4 {
             strided_halves(bytes, 0, stride),
             strided_halves(bytes, 16, stride),
         ])
+    }
+
+    /// Blocks i..i+3 of the four super-blocks: two 64-byte loads per super-block (each two
+    /// blocks: lo, hi, lo, hi), transposed into the lo and hi vectors of two blocks each.
+    #[inline(always)]
+    fn load_strided4(bytes: &[u8], stride: usize) -> [Self; 4] {
+        let a = transpose4(load_rows(bytes, stride));
+        let b = transpose4(load_rows(&bytes[64..], stride));
+        [
+            Gf256x4([a[0], a[1]]),
+            Gf256x4([a[2], a[3]]),
+            Gf256x4([b[0], b[1]]),
+            Gf256x4([b[2], b[3]]),
+        ]
     }
 
     #[inline(always)]

@@ -137,6 +137,39 @@ pub(crate) mod clmul512 {
     pub(crate) fn shl64(a: __m512i) -> __m512i {
         unsafe { _mm512_bslli_epi128::<8>(a) }
     }
+    /// A 4x4 transpose of 128-bit lanes: output i = [r0.i, r1.i, r2.i, r3.i] (8 shuffles).
+    #[inline(always)]
+    pub(crate) fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
+        unsafe {
+            // t0 = [r0.0, r0.1, r1.0, r1.1], t1 = [r0.2, r0.3, r1.2, r1.3], t2, t3 likewise.
+            let t0 = _mm512_shuffle_i64x2::<0x44>(r[0], r[1]);
+            let t1 = _mm512_shuffle_i64x2::<0xee>(r[0], r[1]);
+            let t2 = _mm512_shuffle_i64x2::<0x44>(r[2], r[3]);
+            let t3 = _mm512_shuffle_i64x2::<0xee>(r[2], r[3]);
+            [
+                _mm512_shuffle_i64x2::<0x88>(t0, t2),
+                _mm512_shuffle_i64x2::<0xdd>(t0, t2),
+                _mm512_shuffle_i64x2::<0x88>(t1, t3),
+                _mm512_shuffle_i64x2::<0xdd>(t1, t3),
+            ]
+        }
+    }
+
+    /// Four 64-byte rows at `bytes`, `bytes + stride`, .. (the slice holds them).
+    #[inline(always)]
+    pub(crate) fn load_rows(bytes: &[u8], stride: usize) -> [__m512i; 4] {
+        let bytes = &bytes[..3 * stride + 64];
+        unsafe {
+            let p = bytes.as_ptr();
+            [
+                _mm512_loadu_si512(p as *const __m512i),
+                _mm512_loadu_si512(p.add(stride) as *const __m512i),
+                _mm512_loadu_si512(p.add(2 * stride) as *const __m512i),
+                _mm512_loadu_si512(p.add(3 * stride) as *const __m512i),
+            ]
+        }
+    }
+
     /// Per 128-bit lane: shift right by 64 bits.
     #[inline(always)]
     pub(crate) fn shr64(a: __m512i) -> __m512i {
