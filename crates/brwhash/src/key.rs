@@ -225,8 +225,8 @@ impl core::fmt::Debug for Key {
     }
 }
 
-// The variants differ in size (Gf128's state is smaller); boxing would cost an allocation per
-// message, which short messages would feel.
+// The variants differ in size; the few-KiB VPCLMULQDQ states are boxed (they serve long or
+// streamed messages), the rest stay inline: boxing would cost short messages an allocation.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum State<'k> {
@@ -238,9 +238,9 @@ enum State<'k> {
     #[cfg(target_arch = "x86_64")]
     G256c(&'k Powers<clmul256::Gf256c>, BinHasher<clmul256::Gf256c>),
     #[cfg(target_arch = "x86_64")]
-    G128w(&'k Powers<clmul128::Gf128c>, vclmul128::State),
+    G128w(&'k Powers<clmul128::Gf128c>, Box<vclmul128::State>),
     #[cfg(target_arch = "x86_64")]
-    G256w(&'k Powers<clmul256::Gf256c>, vclmul256::State),
+    G256w(&'k Powers<clmul256::Gf256c>, Box<vclmul256::State>),
     G256(&'k Powers<Gf256>, BinHasher<Gf256>),
 }
 
@@ -286,7 +286,7 @@ impl<'k> Hasher<'k> {
             Material::G128c(p)
                 if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 496) =>
             {
-                State::G128w(p, vclmul128::State::default())
+                State::G128w(p, Box::default())
             }
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) => State::G128c(p, BinHasher::default()),
@@ -294,7 +294,7 @@ impl<'k> Hasher<'k> {
             Material::G256c(p)
                 if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 992) =>
             {
-                State::G256w(p, vclmul256::State::default())
+                State::G256w(p, Box::default())
             }
             #[cfg(target_arch = "x86_64")]
             Material::G256c(p) => State::G256c(p, BinHasher::default()),
@@ -442,9 +442,9 @@ impl<'k> Hasher<'k> {
             #[cfg(target_arch = "x86_64")]
             State::G256c(p, h) => binary_digest(clmul256::finish(h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(p, h) => binary_digest(vclmul128::finish(h, p, vector)),
+            State::G128w(p, h) => binary_digest(vclmul128::finish(*h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            State::G256w(p, h) => binary_digest(vclmul256::finish(h, p, vector)),
+            State::G256w(p, h) => binary_digest(vclmul256::finish(*h, p, vector)),
             State::G256(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
