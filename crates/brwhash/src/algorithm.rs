@@ -97,6 +97,22 @@ impl Algorithm {
         }
     }
 
+    /// The position of this algorithm in [`Algorithm::all`].
+    pub fn index(self) -> usize {
+        let p = |p: Prime| p as usize;
+        match self.0 {
+            Family::Poly1305 => 0,
+            Family::PolyHash(q) => 1 + p(q),
+            Family::BrwHash(q) => 3 + p(q),
+            Family::TBrwHash(t, q) => 5 + 4 * p(q) + (t as usize - 2),
+            Family::TwoLHash(d, q) => 13 + 4 * p(q) + (d as usize - 2),
+            Family::DHash(d, q) => 21 + 4 * p(q) + (d as usize - 2),
+            Family::DecBrwHash(c, q) => 29 + 16 * p(q) + (c as usize - 1),
+            Family::Hash2L(f) => 61 + f as usize,
+            Family::VecHash2L(f) => 63 + f as usize,
+        }
+    }
+
     /// The family and parameter.
     pub fn family(self) -> Family {
         self.0
@@ -291,6 +307,9 @@ mod tests {
                 name.to_ascii_lowercase().parse::<Algorithm>().unwrap(),
                 *alg
             );
+        }
+        for (i, alg) in all.iter().enumerate() {
+            assert_eq!(alg.index(), i, "{alg}");
         }
         let mut names: Vec<String> = all.iter().map(|a| a.to_string()).collect();
         names.sort();

@@ -6,7 +6,7 @@ use crate::algorithm::{BinaryField as BinField, Family, Prime};
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{clmul128, clmul256, vclmul128, vclmul256};
 use crate::backend::{SimdPrime, SimdState};
-use crate::construct::{squares_needed, BinHasher, Powers, PrimeHasher};
+use crate::construct::{horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
 
@@ -101,7 +101,8 @@ impl Key {
                 let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
                 let x = Fp1305::from_key(&r.to_le_bytes());
                 let gamma_log = simd_gamma_log(alg, backend, max_len);
-                Material::P1305(Powers::new(x, squares_needed(max_len, 16), gamma_log))
+                let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log);
+                Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
             }
             family => {
                 let gamma_log = match family {
@@ -110,16 +111,16 @@ impl Key {
                     _ => simd_gamma_log(alg, backend, max_len),
                 };
                 match (alg.prime(), alg.binary_field()) {
-                    (Some(Prime::P1271), _) => Material::P1271(Powers::new(
-                        Fp1271::from_key(&k16),
-                        squares_needed(max_len, 15),
-                        gamma_log,
-                    )),
-                    (Some(Prime::P1305), _) => Material::P1305(Powers::new(
-                        Fp1305::from_key(&k16),
-                        squares_needed(max_len, 16),
-                        gamma_log,
-                    )),
+                    (Some(Prime::P1271), _) => {
+                        let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log);
+                        let x = Fp1271::from_key(&k16);
+                        Material::P1271(Powers::new(x, n_sq, n_hx, gamma_log))
+                    }
+                    (Some(Prime::P1305), _) => {
+                        let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log);
+                        let x = Fp1305::from_key(&k16);
+                        Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
+                    }
                     (None, Some(BinField::Gf256)) => {
                         use crate::field::BinaryField;
                         let x = Gf256::from_bytes(key);
@@ -133,7 +134,8 @@ impl Key {
                                 poly1305_s,
                             });
                         }
-                        Material::G256(Powers::new(x, 6, gamma_log))
+                        // Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no Horner in x.
+                        Material::G256(Powers::new(x, 6, 1, gamma_log))
                     }
                     (None, _) => {
                         use crate::field::BinaryField;
@@ -148,7 +150,7 @@ impl Key {
                                 poly1305_s,
                             });
                         }
-                        Material::G128(Powers::new(x, 6, gamma_log))
+                        Material::G128(Powers::new(x, 6, 1, gamma_log))
                     }
                 }
             }
@@ -452,6 +454,24 @@ impl<'k> Hasher<'k> {
             }),
         }
     }
+}
+
+/// (squarings, Horner powers of x) a key for messages of up to `max_len` bytes needs:
+/// Horner-only functions (polyHash, Poly1305) need no squarings beyond x^W for SIMD lanes;
+/// a one-shot key needs Horner powers only up to its block count.
+fn powers_needed(
+    alg: Algorithm,
+    max_len: u64,
+    block: usize,
+    gamma_log: Option<usize>,
+) -> (usize, usize) {
+    let horner_only = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
+    let n_sq = if horner_only {
+        gamma_log.map_or(1, |e| e + 1)
+    } else {
+        squares_needed(max_len, block)
+    };
+    (n_sq, horner_powers_needed(max_len, block))
 }
 
 /// The SIMD state's `Powers::hg` need, unless every message this key will see is below the

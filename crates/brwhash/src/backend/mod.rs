@@ -150,6 +150,25 @@ impl Backend {
             .clone()
     }
 
+    /// The fastest backend built for `alg` and supported by this CPU (computed once per
+    /// process for all algorithms: a one-shot call should not pay for detection).
+    fn default_for(alg: Algorithm) -> Backend {
+        static DEFAULTS: OnceLock<Vec<Backend>> = OnceLock::new();
+        DEFAULTS.get_or_init(|| {
+            Algorithm::all()
+                .into_iter()
+                .map(|a| {
+                    Backend::ALL
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|b| b.check(a).is_ok())
+                        .unwrap_or(Backend::Portable)
+                })
+                .collect()
+        })[alg.index()]
+    }
+
     /// The backend a key for `alg` uses: `requested`, else `BRWHASH_BACKEND`, else the
     /// fastest available. A requested or forced backend that cannot run is an error.
     pub fn select(alg: Algorithm, requested: Option<Backend>) -> Result<Backend, Error> {
@@ -159,12 +178,7 @@ impl Backend {
         };
         match choice {
             Some(b) => b.check(alg).map(|()| b),
-            None => Ok(Backend::ALL
-                .iter()
-                .rev()
-                .copied()
-                .find(|b| b.check(alg).is_ok())
-                .unwrap_or(Backend::Portable)),
+            None => Ok(Backend::default_for(alg)),
         }
     }
 }

@@ -35,31 +35,36 @@ pub(crate) const CHUNK: usize = 16;
 pub(crate) struct Powers<F: Field> {
     /// sq[j] = x^(2^j) (sq[0] is the key x), for j below the count computed.
     pub sq: [F; SQUARES],
-    /// hx[j - 1] = x^j for j = 1..=G: Horner in x.
-    pub hx: [F; G],
+    /// hx[j - 1] = x^j for j = 1..=n_hx (n_hx <= G): Horner in x; read through `hx()`.
+    hx: [F; G],
     /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L).
     pub hg: [F; G],
     /// Entries of `sq` computed (the rest are zero).
     n_sq: usize,
+    /// Entries of `hx` computed: the Horner group size g in x.
+    n_hx: usize,
 }
 
 impl<F: Field> Powers<F> {
-    /// Powers of `x`: `n_sq` squarings, and Horner powers of x and of gamma = x^(2^gamma_log).
-    /// (Always inlined, so a SIMD field's powers compute inside a `#[target_feature]` caller.)
+    /// Powers of `x`: `n_sq` squarings, the Horner powers x^1..x^n_hx, and G powers of
+    /// gamma = x^(2^gamma_log). (Always inlined, so a SIMD field's powers compute inside a
+    /// `#[target_feature]` caller.)
     #[inline(always)]
-    pub fn new(x: F, n_sq: usize, gamma_log: Option<usize>) -> Box<Self> {
+    pub fn new(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Box<Self> {
         let n_sq = n_sq.clamp(1, SQUARES);
+        let n_hx = n_hx.clamp(1, G);
         let mut p = Box::new(Powers {
             sq: [F::ZERO; SQUARES],
             hx: [F::ZERO; G],
             hg: [F::ZERO; G],
             n_sq,
+            n_hx,
         });
         p.sq[0] = x;
         for j in 1..n_sq {
             p.sq[j] = p.sq[j - 1].square();
         }
-        fill_powers(&mut p.hx, x);
+        fill_powers(&mut p.hx[..n_hx], x);
         if let Some(e) = gamma_log {
             let gamma = p.sq[e];
             fill_powers(&mut p.hg, gamma);
@@ -70,12 +75,18 @@ impl<F: Field> Powers<F> {
     pub fn x(&self) -> F {
         self.sq[0]
     }
+
+    /// x^1 ..= x^g: the Horner powers in x (g = the group size).
+    #[inline(always)]
+    pub fn hx(&self) -> &[F] {
+        &self.hx[..self.n_hx]
+    }
 }
 
 #[inline(always)]
-fn fill_powers<F: Field>(out: &mut [F; G], base: F) {
+fn fill_powers<F: Field>(out: &mut [F], base: F) {
     out[0] = base;
-    for j in 1..G {
+    for j in 1..out.len() {
         out[j] = out[j - 1].mul(base);
     }
 }
@@ -175,10 +186,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
     /// With the length known (one-shot) the choice is made now; otherwise the first bytes
     /// are held until the message passes the crossover.
     pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Self {
-        if let Some(state) = SimdState::new(alg, backend) {
-            let crossover = SimdState::<F>::crossover(alg, backend);
+        // Below the crossover the SIMD state is not even built (it is a few KiB to zero).
+        let crossover = SimdState::<F>::crossover(alg, backend);
+        let short = length.is_some_and(|n| n <= crossover as u64);
+        if let Some(state) = (!short).then(|| SimdState::new(alg, backend)).flatten() {
             match length {
-                Some(n) if n <= crossover as u64 => {}
                 None if crossover > 0 => {
                     return Self::with(Kind::Deferred(Deferred {
                         alg,
@@ -312,9 +324,15 @@ impl<F: SimdPrime> Kind<F> {
 fn horner_tail<F: Field>(p: &Powers<F>, first: F, rest: &[F], length: F) -> F {
     let mut h = Horner::default();
     for &m in [first].iter().chain(rest).chain([&length]) {
-        h.push(&p.hx, m);
+        h.push(p.hx(), m);
     }
-    p.x().mul(h.finish(&p.hx))
+    p.x().mul(h.finish(p.hx()))
+}
+
+/// Horner powers of x a message of `max_len` bytes needs: a group of at most its blocks plus
+/// two (the BRW value and L of t-BRWHash and d-2LHash), at most G.
+pub(crate) fn horner_powers_needed(max_len: u64, block: usize) -> usize {
+    (max_len.div_ceil(block as u64).saturating_add(2)).min(G as u64) as usize
 }
 
 /// Number of squarings x^(2^j) a message of `max_len` bytes in `block`-byte blocks needs:

@@ -24,11 +24,11 @@ impl<F: Field> PolyHash<F> {
     /// Absorb a pad1 block.
     #[inline]
     pub fn absorb(&mut self, p: &Powers<F>, m: F) {
-        self.horner.push(&p.hx, m);
+        self.horner.push(p.hx(), m);
     }
 
     pub fn finish(self, p: &Powers<F>) -> F {
-        p.x().mul(self.horner.finish(&p.hx))
+        p.x().mul(self.horner.finish(p.hx()))
     }
 }
 
@@ -125,7 +125,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         weights[V::W - 1] = F::from_u64(1);
         for (w, &power) in weights[..V::W - 1]
             .iter_mut()
-            .zip(p.hx[..V::W - 1].iter().rev())
+            .zip(p.hx()[..V::W - 1].iter().rev())
         {
             *w = power;
         }

@@ -144,7 +144,8 @@ macro_rules! clmul_entries {
             n_sq: usize,
             gamma_log: Option<usize>,
         ) -> Box<Powers<$field>> {
-            Powers::new(x, n_sq, gamma_log)
+            // Binary fields use no Horner powers of x (only of gamma = x^32).
+            Powers::new(x, n_sq, 1, gamma_log)
         }
     };
 }
