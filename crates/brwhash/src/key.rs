@@ -489,7 +489,7 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     if msg.len() <= SimdState::<F>::crossover(key.alg, key.backend) {
         return None;
     }
-    let mut state = SimdState::<F>::new(key.alg, key.backend)?;
+    let mut state = SimdState::<F>::new(key.alg, key.backend, Some(msg.len() as u64))?;
     state.update(p, msg);
     Some(state.finish(p))
 }

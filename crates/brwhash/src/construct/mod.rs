@@ -189,7 +189,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
         // Below the crossover the SIMD state is not even built (it is a few KiB to zero).
         let crossover = SimdState::<F>::crossover(alg, backend);
         let short = length.is_some_and(|n| n <= crossover as u64);
-        if let Some(state) = (!short).then(|| SimdState::new(alg, backend)).flatten() {
+        if let Some(state) = (!short)
+            .then(|| SimdState::new(alg, backend, length))
+            .flatten()
+        {
             match length {
                 None if crossover > 0 => {
                     return Self::with(Kind::Deferred(Deferred {

@@ -88,6 +88,13 @@ entry!(
 );
 entry!(
     "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    dec_update_ifma4,
+    dec_finish_ifma4,
+    DecLanes,
+    I4
+);
+entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     dec_update_ifma8,
     dec_finish_ifma8,
     DecLanes,
