@@ -40,6 +40,9 @@ pub enum Mode {
     OneShot,
     /// Key set up once (`Key::new`), `key.hash(msg)` per call.
     Key,
+    /// Key set up once; the message through `Hasher::update` in 4 KiB pieces (the streaming
+    /// API's buffering cost).
+    Stream,
 }
 
 impl Mode {
@@ -48,6 +51,7 @@ impl Mode {
         match self {
             Mode::OneShot => "one-shot",
             Mode::Key => "key",
+            Mode::Stream => "stream",
         }
     }
 }
@@ -302,6 +306,30 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                         let key = key.clone();
                         routines.push(Box::new(move |m: &[u8]| {
                             black_box(brwhash::hash_with_backend(alg, b, black_box(&key), m).ok());
+                        }));
+                    }
+                    Mode::Stream => {
+                        let k = Key::with_backend(alg, &key, b)
+                            .map_err(|e| format!("{alg} on {b}: {e}"))?;
+                        let stream = |k: &Key, m: &[u8]| {
+                            let mut h = brwhash::Hasher::new(k);
+                            for piece in m.chunks(4096) {
+                                // A message of a benchmark is far below the length limit.
+                                let _ = h.update(piece);
+                            }
+                            h.into_digest()
+                        };
+                        for (&n, want) in check_lens.iter().zip(&expected) {
+                            let msg = crate::pseudo_random_bytes(n as u64, n);
+                            if stream(&k, &msg) != *want {
+                                return Err(format!(
+                                    "{alg} on backend {b}: streaming disagrees with \
+                                     brwhash::hash on a {n}-byte message"
+                                ));
+                            }
+                        }
+                        routines.push(Box::new(move |m: &[u8]| {
+                            black_box(stream(&k, m));
                         }));
                     }
                     Mode::Key => {

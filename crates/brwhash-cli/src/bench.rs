@@ -81,7 +81,9 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
     let modes = match args.mode {
         BenchMode::OneShot => vec![Mode::OneShot],
         BenchMode::Key => vec![Mode::Key],
+        BenchMode::Stream => vec![Mode::Stream],
         BenchMode::Both => vec![Mode::OneShot, Mode::Key],
+        BenchMode::All => vec![Mode::OneShot, Mode::Key, Mode::Stream],
     };
     Ok(Plan {
         algorithms,

@@ -176,7 +176,7 @@ pub struct BenchArgs {
     pub backends: String,
 
     /// Which brwhash rows: one-shot (brwhash::hash), key (precomputed Key), or both
-    #[arg(long, value_enum, default_value_t = BenchMode::Both)]
+    #[arg(long, value_enum, default_value_t = BenchMode::All)]
     pub mode: BenchMode,
 
     /// Leave out the peers (OpenSSL, intel-ipsec-mb, RustCrypto)
@@ -208,8 +208,12 @@ pub enum BenchMode {
     OneShot,
     /// Key::new once, key.hash(msg) per message
     Key,
-    /// Both
+    /// Key::new once, the message through Hasher::update in 4 KiB pieces
+    Stream,
+    /// one-shot and key
     Both,
+    /// one-shot, key and stream
+    All,
 }
 
 /// Options of `digest` and `mac`.

@@ -106,10 +106,12 @@ fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
             assert!(v > 0.0, "{field} in {m}");
         }
         assert!(
-            ["one-shot", "key"].contains(&m["mode"].as_str().unwrap()),
+            ["one-shot", "key", "stream"].contains(&m["mode"].as_str().unwrap()),
             "{m}"
         );
     }
+    // The default mode measures the streaming API too.
+    assert!(ms.iter().any(|m| m["mode"] == "stream"), "no stream row");
     assert!(ms
         .iter()
         .any(|m| m["name"] == "brwhash polyHash1305" && m["algorithm"] == "polyHash1305"));
