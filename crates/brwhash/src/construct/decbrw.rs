@@ -9,7 +9,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Powers, CHUNK};
+use super::{Held, Powers, CHUNK};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable};
 use crate::field::{Field, PrimeField};
@@ -132,8 +132,7 @@ const MAX_CHUNK_BYTES: usize = 4 * 16 * 16;
 #[derive(Clone)]
 pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
     /// Bytes of an incomplete chunk.
-    buf: [u8; MAX_CHUNK_BYTES],
-    len: usize,
+    held: Held<MAX_CHUNK_BYTES>,
     /// Message bytes N.
     n: u64,
     brw: Brw<V, 4>,
@@ -145,8 +144,7 @@ pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
 impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
     fn default() -> Self {
         DecLanes {
-            buf: [0; MAX_CHUNK_BYTES],
-            len: 0,
+            held: Held::default(),
             n: 0,
             brw: Brw::default(),
             xs: None,
@@ -172,29 +170,17 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
-        if self.len > 0 {
-            let take = (Self::CHUNK_BYTES - self.len).min(data.len());
-            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
-            self.len += take;
-            data = &data[take..];
-            if self.len < Self::CHUNK_BYTES {
-                return;
-            }
-            let chunk = Self::chunk(&self.buf[..Self::CHUNK_BYTES]);
-            self.brw.push_chunk(&table, &chunk);
-            self.len = 0;
-        }
-        let mut chunks = data.chunks_exact(Self::CHUNK_BYTES);
-        for bytes in &mut chunks {
-            self.brw.push_chunk(&table, &Self::chunk(bytes));
-        }
-        let rest = chunks.remainder();
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.len = rest.len();
+        let brw = &mut self.brw;
+        self.held.feed(
+            Self::CHUNK_BYTES,
+            data,
+            #[inline(always)]
+            |bytes| brw.push_chunk(&table, &Self::chunk(bytes)),
+        );
     }
 
     /// The value v before `out()` (the state is used up).
@@ -203,12 +189,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         let table = Splat::<F, V>::cached(&mut self.xs, p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.
-        let vb = Self::VBLOCK;
-        let used = self.len.div_ceil(vb) * vb;
-        self.buf[self.len..used].fill(0);
-        for i in 0..used / vb {
-            let v = V::load(&self.buf[i * vb..(i + 1) * vb], false);
-            self.brw.push(&table, v);
+        for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
+            self.brw.push(&table, V::load(vb, false));
         }
         let mut values = [F::ZERO; 16];
         self.brw.finish(&table).store(&mut values[..V::W]);
@@ -255,47 +237,17 @@ struct PendingD<V: Field> {
     k: usize,
 }
 
-/// 4-decBRWHash on 8 lanes. Each stream (a 4-lane vector block holds one block of each) runs
-/// the stack BRW algorithm with chunks of 8 blocks (w = 3); chunk n costs four products:
-/// A = (x+m1)(x^2+m2), B = (x+m5)(x^2+m6), C = red(A+m3)(x^4+m4) and
-/// D = red(C+B+m7+popped)(m8+x^(8*2^k)). One 8-lane product computes [A | B]; another
-/// computes [C of chunk n | D of chunk n-1], independent once the pipeline is one chunk deep.
-/// Stack entries are valid in lanes 4-7. At the end the stack moves to 4 lanes and the
-/// generic evaluator finishes the tail.
+/// The 8-lane schedule's state: chunks done, the stack (entries valid in lanes 4-7), and
+/// the product D of the last chunk, still to be computed.
 #[derive(Clone)]
-pub(crate) struct DecPairs<F: PrimeField, V: Halves<F>> {
-    buf: [u8; MAX_CHUNK_BYTES],
-    len: usize,
-    n: u64,
+struct Pipeline<V: Field> {
     /// Chunks of 8 blocks per stream done.
     i: u64,
     stack: Vec<V::Wide>,
     pending: Option<PendingD<V>>,
-    /// x and x^2 in every lane, once broadcast.
-    xs: Option<(V, V)>,
-    _field: PhantomData<F>,
 }
 
-impl<F: PrimeField, V: Halves<F>> Default for DecPairs<F, V> {
-    fn default() -> Self {
-        DecPairs {
-            buf: [0; MAX_CHUNK_BYTES],
-            len: 0,
-            n: 0,
-            i: 0,
-            stack: Vec::new(),
-            pending: None,
-            xs: None,
-            _field: PhantomData,
-        }
-    }
-}
-
-impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
-    /// A 4-lane vector block, and a chunk of 8 of them.
-    const VBLOCK: usize = 4 * F::BLOCK;
-    const CHUNK_BYTES: usize = 8 * Self::VBLOCK;
-
+impl<V: Field> Pipeline<V> {
     #[inline(always)]
     fn push(&mut self, product: V::Wide) {
         if self.stack.len() + 2 < V::WIDE_SUM_LIMIT {
@@ -305,26 +257,11 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
         }
     }
 
-    /// The bytes of 4-lane vector block `i` of a chunk (a function, not a closure: closures
-    /// are not always inlined, see `backend::x86`).
     #[inline(always)]
-    fn half(bytes: &[u8], i: usize) -> &[u8] {
-        &bytes[i * Self::VBLOCK..(i + 1) * Self::VBLOCK]
-    }
-
-    /// A chunk's bytes as [vector blocks 1|5, 2|6, 3|7, 4|8].
-    #[inline(always)]
-    fn load_chunk(bytes: &[u8]) -> [V; 4] {
-        [
-            V::load_pair(Self::half(bytes, 0), Self::half(bytes, 4)),
-            V::load_pair(Self::half(bytes, 1), Self::half(bytes, 5)),
-            V::load_pair(Self::half(bytes, 2), Self::half(bytes, 6)),
-            V::load_pair(Self::half(bytes, 3), Self::half(bytes, 7)),
-        ]
-    }
-
-    #[inline(always)]
-    fn chunk(&mut self, t: &Splat<'_, F, V>, [z0, z1, z2, z3]: [V; 4]) {
+    fn chunk<F: PrimeField>(&mut self, t: &Splat<'_, F, V>, [z0, z1, z2, z3]: [V; 4])
+    where
+        V: Halves<F>,
+    {
         let (x, x2, x4) = (t.sq(0), t.sq(1), t.sq(2));
         // [A + m3 | B + m7]
         let ab = V::wide_add(x.add(z0).mul_wide(x2.add(z1)), z2.widen());
@@ -347,54 +284,95 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
         }
         self.pending = Some(PendingD { tmp, m8: z3, k });
     }
+}
+
+/// 4-decBRWHash on 8 lanes. Each stream (a 4-lane vector block holds one block of each) runs
+/// the stack BRW algorithm with chunks of 8 blocks (w = 3); chunk n costs four products:
+/// A = (x+m1)(x^2+m2), B = (x+m5)(x^2+m6), C = red(A+m3)(x^4+m4) and
+/// D = red(C+B+m7+popped)(m8+x^(8*2^k)). One 8-lane product computes [A | B]; another
+/// computes [C of chunk n | D of chunk n-1], independent once the pipeline is one chunk deep.
+/// Stack entries are valid in lanes 4-7. At the end the stack moves to 4 lanes and the
+/// generic evaluator finishes the tail.
+#[derive(Clone)]
+pub(crate) struct DecPairs<F: PrimeField, V: Halves<F>> {
+    /// Bytes of an incomplete chunk.
+    held: Held<MAX_CHUNK_BYTES>,
+    n: u64,
+    pipe: Pipeline<V>,
+    /// x and x^2 in every lane, once broadcast.
+    xs: Option<(V, V)>,
+    _field: PhantomData<F>,
+}
+
+impl<F: PrimeField, V: Halves<F>> Default for DecPairs<F, V> {
+    fn default() -> Self {
+        DecPairs {
+            held: Held::default(),
+            n: 0,
+            pipe: Pipeline {
+                i: 0,
+                stack: Vec::new(),
+                pending: None,
+            },
+            xs: None,
+            _field: PhantomData,
+        }
+    }
+}
+
+impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
+    /// A 4-lane vector block, and a chunk of 8 of them.
+    const VBLOCK: usize = 4 * F::BLOCK;
+    const CHUNK_BYTES: usize = 8 * Self::VBLOCK;
+
+    /// The bytes of 4-lane vector block `i` of a chunk (a function, not a closure: closures
+    /// are not always inlined, see `backend::x86`).
+    #[inline(always)]
+    fn half(bytes: &[u8], i: usize) -> &[u8] {
+        &bytes[i * Self::VBLOCK..(i + 1) * Self::VBLOCK]
+    }
+
+    /// A chunk's bytes as [vector blocks 1|5, 2|6, 3|7, 4|8].
+    #[inline(always)]
+    fn load_chunk(bytes: &[u8]) -> [V; 4] {
+        [
+            V::load_pair(Self::half(bytes, 0), Self::half(bytes, 4)),
+            V::load_pair(Self::half(bytes, 1), Self::half(bytes, 5)),
+            V::load_pair(Self::half(bytes, 2), Self::half(bytes, 6)),
+            V::load_pair(Self::half(bytes, 3), Self::half(bytes, 7)),
+        ]
+    }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
-        if self.len > 0 {
-            let take = (Self::CHUNK_BYTES - self.len).min(data.len());
-            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
-            self.len += take;
-            data = &data[take..];
-            if self.len < Self::CHUNK_BYTES {
-                return;
-            }
-            let chunk = Self::load_chunk(&self.buf[..Self::CHUNK_BYTES]);
-            self.chunk(&table, chunk);
-            self.len = 0;
-        }
-        let mut chunks = data.chunks_exact(Self::CHUNK_BYTES);
-        for bytes in &mut chunks {
-            self.chunk(&table, Self::load_chunk(bytes));
-        }
-        let rest = chunks.remainder();
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.len = rest.len();
+        let pipe = &mut self.pipe;
+        self.held.feed(
+            Self::CHUNK_BYTES,
+            data,
+            #[inline(always)]
+            |bytes| pipe.chunk(&table, Self::load_chunk(bytes)),
+        );
     }
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
         let table = Splat::<F, V>::cached(&mut self.xs, p);
-        if let Some(prev) = self.pending.take() {
+        let pipe = &mut self.pipe;
+        if let Some(prev) = pipe.pending.take() {
             let d = V::reduce(prev.tmp).mul_wide(prev.m8.add(table.sq(3 + prev.k)));
-            self.push(d);
+            pipe.push(d);
         }
         // The stack after i chunks of 8 blocks is the stack after 2i chunks of 4 (the same
         // complete subtrees), so the straight-line 4-block evaluator finishes the tail.
-        let stack = self.stack.drain(..).map(V::upper_wide).collect();
-        let mut brw = Brw::<V::Half, 4>::resume(2 * self.i, stack);
+        let stack = pipe.stack.drain(..).map(V::upper_wide).collect();
+        let mut brw = Brw::<V::Half, 4>::resume(2 * pipe.i, stack);
         let table4 = Splat::<F, V::Half>::new(p);
-        let vb = Self::VBLOCK;
-        let used = self.len.div_ceil(vb) * vb;
-        self.buf[self.len..used].fill(0);
-        for i in 0..used / vb {
-            brw.push(
-                &table4,
-                V::Half::load(&self.buf[i * vb..(i + 1) * vb], false),
-            );
+        for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
+            brw.push(&table4, V::Half::load(vb, false));
         }
         let mut values = [F::ZERO; 4];
         brw.finish(&table4).store(&mut values);

@@ -6,7 +6,7 @@
 //! vecHash2L's component count k enters at finalisation as x * (k * x^(8B-8)), so components
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
-use super::{Blocks, Powers};
+use super::{Blocks, Held, Powers};
 use crate::eval::{brw_short, Horner};
 use crate::field::{BinaryField, Field};
 
@@ -56,49 +56,35 @@ impl<F: BinaryField> BinHasher<F> {
         self.closed + 1
     }
 
-    /// (A loop, not `Blocks::feed` with a closure: SIMD backends inline this whole.)
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         self.component_bytes += data.len() as u64;
-        let b = F::BYTES;
-        if self.blocks.len > 0 {
-            let take = (b - self.blocks.len).min(data.len());
-            let at = self.blocks.len;
-            self.blocks.buf[at..at + take].copy_from_slice(&data[..take]);
-            self.blocks.len += take;
-            data = &data[take..];
-            if self.blocks.len < b {
-                return;
-            }
-            let m = F::from_bytes(&self.blocks.buf[..b]);
-            self.absorb(p, m);
-            self.blocks.len = 0;
-        }
-        let mut full = data.chunks_exact(b);
-        for block in &mut full {
-            self.absorb(p, F::from_bytes(block));
-        }
-        let rest = full.remainder();
-        self.blocks.buf[..rest.len()].copy_from_slice(rest);
-        self.blocks.len = rest.len();
+        let Self {
+            blocks,
+            sb,
+            n,
+            horner,
+            ..
+        } = self;
+        blocks.feed(
+            F::BYTES,
+            data,
+            #[inline(always)]
+            |b| absorb(p, sb, n, horner, F::from_bytes(b)),
+        );
     }
 
-    /// One block into the current super-block; a full super-block goes to the Horner layer.
+    /// One block into the current super-block.
     #[inline(always)]
     fn absorb(&mut self, p: &Powers<F>, m: F) {
-        self.sb[self.n] = m;
-        self.n += 1;
-        if self.n == ETA {
-            self.horner.push(&p.hg, brw_short(&p.sq, &self.sb));
-            self.n = 0;
-        }
+        absorb(p, &mut self.sb, &mut self.n, &mut self.horner, m)
     }
 
     /// Close the current component: its last blocks, then acc = x * acc + L.
     #[inline(always)]
     fn close(&mut self, p: &Powers<F>) -> F {
         // The empty component is one all-zero block; a short last block is zero-padded.
-        if self.blocks.len > 0 || self.component_bytes == 0 {
+        if !self.blocks.tail().is_empty() || self.component_bytes == 0 {
             let m = F::from_bytes(self.blocks.tail());
             self.absorb(p, m);
         }
@@ -139,6 +125,24 @@ impl<F: BinaryField> BinHasher<F> {
     }
 }
 
+/// One block into the current super-block `sb` (n blocks so far); a full super-block goes to
+/// the Horner layer.
+#[inline(always)]
+fn absorb<F: BinaryField>(
+    p: &Powers<F>,
+    sb: &mut [F; ETA],
+    n: &mut usize,
+    h: &mut Horner<F>,
+    m: F,
+) {
+    sb[*n] = m;
+    *n += 1;
+    if *n == ETA {
+        h.push(&p.hg, brw_short(&p.sq, sb));
+        *n = 0;
+    }
+}
+
 /// W elements of a binary field in the lanes of a SIMD vector: W super-blocks side by side.
 pub(crate) trait BinLanes<F: BinaryField>: Field {
     /// Lanes: super-blocks per step.
@@ -173,8 +177,7 @@ const MAX_GROUP: usize = 4 * ETA * 32;
 pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
     inner: BinHasher<F>,
     /// Bytes of an incomplete group, not yet given to `inner`.
-    buf: [u8; MAX_GROUP],
-    len: usize,
+    held: Held<MAX_GROUP>,
     _lanes: core::marker::PhantomData<V>,
 }
 
@@ -182,8 +185,7 @@ impl<F: BinaryField, V: BinLanes<F>> Default for BinWide<F, V> {
     fn default() -> Self {
         BinWide {
             inner: BinHasher::default(),
-            buf: [0; MAX_GROUP],
-            len: 0,
+            held: Held::default(),
             _lanes: core::marker::PhantomData,
         }
     }
@@ -194,7 +196,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
 
     /// Bytes of the current component, held ones included.
     pub fn component_bytes(&self) -> u64 {
-        self.inner.component_bytes + self.len as u64
+        self.inner.component_bytes + self.held.held().len() as u64
     }
 
     pub fn components(&self) -> usize {
@@ -203,7 +205,8 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
 
     #[cfg(test)]
     pub fn set_bytes_for_test(&mut self, n: u64) {
-        self.inner.set_bytes_for_test(n - self.len as u64);
+        self.inner
+            .set_bytes_for_test(n - self.held.held().len() as u64);
     }
 
     /// W super-blocks (`GROUP` bytes) into the Horner layer of `inner`.
@@ -227,7 +230,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::GROUP <= MAX_GROUP) };
         // x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
         let sq = [
@@ -237,32 +240,20 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             V::splat(p.sq[3]),
             V::splat(p.sq[4]),
         ];
-        if self.len > 0 {
-            let take = (Self::GROUP - self.len).min(data.len());
-            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
-            self.len += take;
-            data = &data[take..];
-            if self.len < Self::GROUP {
-                return;
-            }
-            Self::group(&mut self.inner, p, &sq, &self.buf[..Self::GROUP]);
-            self.len = 0;
-        }
-        let mut groups = data.chunks_exact(Self::GROUP);
-        for g in &mut groups {
-            Self::group(&mut self.inner, p, &sq, g);
-        }
-        let rest = groups.remainder();
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.len = rest.len();
+        let inner = &mut self.inner;
+        self.held.feed(
+            Self::GROUP,
+            data,
+            #[inline(always)]
+            |g| Self::group(inner, p, &sq, g),
+        );
     }
 
     /// Give the held bytes (less than a group) to `inner`.
     #[inline(always)]
     fn drain(&mut self, p: &Powers<F>) {
-        let len = self.len;
-        self.len = 0;
-        self.inner.update(p, &self.buf[..len]);
+        self.inner.update(p, self.held.held());
+        self.held.clear();
     }
 
     #[inline(always)]

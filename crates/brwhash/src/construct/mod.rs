@@ -13,6 +13,7 @@ mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{BinHasher, BinLanes, BinWide};
+
 pub(crate) use polyhash::PolyLanes;
 
 use crate::algorithm::Family;
@@ -102,46 +103,94 @@ impl<F: Field> Drop for Powers<F> {
     }
 }
 
-/// Cuts a byte stream into blocks of `b` bytes, handing each full block on at once and
-/// keeping the incomplete rest.
-#[derive(Clone, Default)]
-pub(crate) struct Blocks {
-    buf: [u8; 32],
+/// Bytes held back until a chunk is complete: whole chunks go on at once, straight from the
+/// caller's data where possible, and the incomplete rest waits. `N` is the largest chunk.
+#[derive(Clone)]
+pub(crate) struct Held<const N: usize> {
+    buf: [u8; N],
     len: usize,
 }
 
-impl Blocks {
-    #[inline]
-    pub fn feed(&mut self, b: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
+impl<const N: usize> Default for Held<N> {
+    fn default() -> Self {
+        Held {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> Held<N> {
+    /// Cut `data`, after the held bytes, into chunks of `chunk` bytes (at most `N`): `f` gets
+    /// every whole chunk, the rest is held. Always inlined, and SIMD callers pass an
+    /// always-inlined closure, so their hot loops compile whole with their target features.
+    #[inline(always)]
+    pub fn feed(&mut self, chunk: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
+        debug_assert!(chunk <= N);
         if self.len > 0 {
-            let take = (b - self.len).min(data.len());
+            let take = (chunk - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
             self.len += take;
             data = &data[take..];
-            if self.len < b {
+            if self.len < chunk {
                 return;
             }
-            f(&self.buf[..b]);
+            f(&self.buf[..chunk]);
             self.len = 0;
         }
-        let mut blocks = data.chunks_exact(b);
-        for block in &mut blocks {
-            f(block);
+        let mut chunks = data.chunks_exact(chunk);
+        for c in &mut chunks {
+            f(c);
         }
-        let rest = blocks.remainder();
+        let rest = chunks.remainder();
         self.buf[..rest.len()].copy_from_slice(rest);
         self.len = rest.len();
     }
 
-    /// The incomplete last block (0..b-1 bytes).
-    pub fn tail(&self) -> &[u8] {
+    /// The held bytes (less than a chunk).
+    #[inline(always)]
+    pub fn held(&self) -> &[u8] {
         &self.buf[..self.len]
+    }
+
+    /// The held bytes zero-padded to a multiple of `unit` (the zero blocks and zero-padded
+    /// short block that end a decBRWHash message).
+    #[inline(always)]
+    pub fn padded(&mut self, unit: usize) -> &[u8] {
+        let used = self.len.div_ceil(unit) * unit;
+        self.buf[self.len..used].fill(0);
+        &self.buf[..used]
+    }
+
+    /// Hold nothing (the held bytes were used).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// Cuts a byte stream into field blocks (at most 32 bytes); the held bytes are zeroized on
+/// drop. (The SIMD states' larger `Held` buffers are not: that would cost every message
+/// thousands of volatile writes.)
+#[derive(Clone, Default)]
+pub(crate) struct Blocks(Held<32>);
+
+impl Blocks {
+    #[inline(always)]
+    pub fn feed(&mut self, b: usize, data: &[u8], f: impl FnMut(&[u8])) {
+        self.0.feed(b, data, f)
+    }
+
+    /// The incomplete last block (0..b-1 bytes).
+    #[inline(always)]
+    pub fn tail(&self) -> &[u8] {
+        self.0.held()
     }
 }
 
 impl Drop for Blocks {
     fn drop(&mut self) {
-        self.buf.zeroize();
+        self.0.buf.zeroize();
     }
 }
 

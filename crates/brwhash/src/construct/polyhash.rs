@@ -3,7 +3,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Lanes, Powers};
+use super::{Held, Lanes, Powers};
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
 
@@ -44,8 +44,7 @@ const MAX_VBLOCK: usize = 8 * 16;
 #[derive(Clone)]
 pub(crate) struct PolyLanes<F: PrimeField, V: Lanes<F>> {
     /// Bytes of an incomplete vector block.
-    buf: [u8; MAX_VBLOCK],
-    len: usize,
+    held: Held<MAX_VBLOCK>,
     lanes: Horner<V>,
     /// (x^W)^1 .. (x^W)^G in every lane, broadcast at the first update or finish.
     powers: [V; G],
@@ -56,8 +55,7 @@ pub(crate) struct PolyLanes<F: PrimeField, V: Lanes<F>> {
 impl<F: PrimeField, V: Lanes<F>> Default for PolyLanes<F, V> {
     fn default() -> Self {
         PolyLanes {
-            buf: [0; MAX_VBLOCK],
-            len: 0,
+            held: Held::default(),
             lanes: Horner::default(),
             powers: [V::ZERO; G],
             have_powers: false,
@@ -88,29 +86,17 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::VBLOCK <= MAX_VBLOCK) };
         self.broadcast_powers(p);
         let powers = &self.powers[..Self::G];
-        if self.len > 0 {
-            let take = (Self::VBLOCK - self.len).min(data.len());
-            self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
-            self.len += take;
-            data = &data[take..];
-            if self.len < Self::VBLOCK {
-                return;
-            }
-            self.lanes
-                .push(powers, V::load(&self.buf[..Self::VBLOCK], true));
-            self.len = 0;
-        }
-        let mut blocks = data.chunks_exact(Self::VBLOCK);
-        for b in &mut blocks {
-            self.lanes.push(powers, V::load(b, true));
-        }
-        let rest = blocks.remainder();
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.len = rest.len();
+        let lanes = &mut self.lanes;
+        self.held.feed(
+            Self::VBLOCK,
+            data,
+            #[inline(always)]
+            |b| lanes.push(powers, V::load(b, true)),
+        );
     }
 
     /// x * Poly(x; pad1(M)) (the state is used up).
@@ -136,7 +122,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         let sum = values[1..V::W].iter().fold(values[0], |acc, &v| acc.add(v));
         let mut h = PolyHash::default();
         h.absorb(p, sum);
-        for block in self.buf[..self.len].chunks(F::BLOCK) {
+        for block in self.held.held().chunks(F::BLOCK) {
             h.absorb(p, F::from_block(block, true));
         }
         h.finish(p)
