@@ -5,6 +5,30 @@
 //! only inside entry points compiled with the features the intrinsics need (AVX2 or AVX-512F
 //! for the basic operations, AVX-512 IFMA (and VL on ymm) for `madd52lo` / `madd52hi`).
 
+/// The `Lanes` methods every lane type shares once it has `splat_value`, `lanes` and
+/// `from_values`: only `load` differs between primes and radices.
+macro_rules! lane_conversions {
+    ($field:ty) => {
+        #[inline(always)]
+        fn splat(x: $field) -> Self {
+            Self::splat_value(x.to_u192())
+        }
+
+        #[inline(always)]
+        fn store(self, out: &mut [$field]) {
+            for (o, v) in out.iter_mut().zip(self.lanes()) {
+                *o = <$field>::from_u192(v);
+            }
+        }
+
+        #[inline(always)]
+        fn from_lanes(values: &[$field]) -> Self {
+            Self::from_values(values)
+        }
+    };
+}
+pub(crate) use lane_conversions;
+
 macro_rules! width_ops {
     (
         $module:ident, $vec:ident, $imm:ty, lanes = $w:literal,

@@ -53,6 +53,18 @@ macro_rules! radix26_lanes {
 
             use crate::backend::x86::ops::$ops::*;
 
+            /// Limb-wise sum of two five-limb values (no carry).
+            #[inline(always)]
+            fn add5(a: [V; 5], b: [V; 5]) -> [V; 5] {
+                [
+                    add(a[0], b[0]),
+                    add(a[1], b[1]),
+                    add(a[2], b[2]),
+                    add(a[3], b[3]),
+                    add(a[4], b[4]),
+                ]
+            }
+
             /// The sum of five vectors.
             #[inline(always)]
             fn sum(t: [V; 5]) -> V {
@@ -117,14 +129,7 @@ macro_rules! radix26_lanes {
 
                 #[inline(always)]
                 fn add(self, rhs: Self) -> Self {
-                    let (a, b) = (self.0, rhs.0);
-                    L26([
-                        add(a[0], b[0]),
-                        add(a[1], b[1]),
-                        add(a[2], b[2]),
-                        add(a[3], b[3]),
-                        add(a[4], b[4]),
-                    ])
+                    L26(add5(self.0, rhs.0))
                 }
 
                 #[inline(always)]
@@ -175,14 +180,7 @@ macro_rules! radix26_lanes {
 
                 #[inline(always)]
                 fn wide_add(a: Wide, b: Wide) -> Wide {
-                    let (a, b) = (a.0, b.0);
-                    Wide([
-                        add(a[0], b[0]),
-                        add(a[1], b[1]),
-                        add(a[2], b[2]),
-                        add(a[3], b[3]),
-                        add(a[4], b[4]),
-                    ])
+                    Wide(add5(a.0, b.0))
                 }
 
                 #[inline(always)]
@@ -276,11 +274,7 @@ macro_rules! radix26_lanes {
 
             impl Lanes<Fp1305> for L26<5> {
                 const W: usize = $w;
-
-                #[inline(always)]
-                fn splat(x: Fp1305) -> Self {
-                    Self::splat_value(x.to_u192())
-                }
+                crate::backend::x86::ops::lane_conversions!(Fp1305);
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {
@@ -290,27 +284,11 @@ macro_rules! radix26_lanes {
                     // pad1's 2^128 is bit 24 of the top limb (2^104).
                     L26(split(lo, hi, if marker { 1 << 24 } else { 0 }))
                 }
-
-                #[inline(always)]
-                fn store(self, out: &mut [Fp1305]) {
-                    for (o, v) in out.iter_mut().zip(self.lanes()) {
-                        *o = Fp1305::from_u192(v);
-                    }
-                }
-
-                #[inline(always)]
-                fn from_lanes(values: &[Fp1305]) -> Self {
-                    Self::from_values(values)
-                }
             }
 
             impl Lanes<Fp1271> for L26<8> {
                 const W: usize = $w;
-
-                #[inline(always)]
-                fn splat(x: Fp1271) -> Self {
-                    Self::splat_value(x.to_u192())
-                }
+                crate::backend::x86::ops::lane_conversions!(Fp1271);
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {
@@ -326,18 +304,6 @@ macro_rules! radix26_lanes {
                         load(&hi),
                         if marker { 1 << 16 } else { 0 },
                     ))
-                }
-
-                #[inline(always)]
-                fn store(self, out: &mut [Fp1271]) {
-                    for (o, v) in out.iter_mut().zip(self.lanes()) {
-                        *o = Fp1271::from_u192(v);
-                    }
-                }
-
-                #[inline(always)]
-                fn from_lanes(values: &[Fp1271]) -> Self {
-                    Self::from_values(values)
                 }
             }
         }

@@ -181,6 +181,12 @@ macro_rules! radix44_width {
                 }
 
                 #[inline(always)]
+                fn splat_value(v: [u64; 3]) -> Self {
+                    let l = limbs44(v);
+                    L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
+                }
+
+                #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
                     let l = [store(self.0[0]), store(self.0[1]), store(self.0[2])];
@@ -261,12 +267,7 @@ macro_rules! radix44_width {
 
             impl Lanes<Fp1305> for L44<20> {
                 const W: usize = $w;
-
-                #[inline(always)]
-                fn splat(x: Fp1305) -> Self {
-                    let l = limbs44(x.to_u192());
-                    L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
-                }
+                crate::backend::x86::ops::lane_conversions!(Fp1305);
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {
@@ -276,28 +277,11 @@ macro_rules! radix44_width {
                     // pad1's 2^128 is bit 40 of the top limb (2^88).
                     L44(split(lo, hi, if marker { 1 << 40 } else { 0 }))
                 }
-
-                #[inline(always)]
-                fn store(self, out: &mut [Fp1305]) {
-                    for (o, v) in out.iter_mut().zip(self.lanes()) {
-                        *o = Fp1305::from_u192(v);
-                    }
-                }
-
-                #[inline(always)]
-                fn from_lanes(values: &[Fp1305]) -> Self {
-                    Self::from_values(values)
-                }
             }
 
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
-
-                #[inline(always)]
-                fn splat(x: Fp1271) -> Self {
-                    let l = limbs44(x.to_u192());
-                    L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
-                }
+                crate::backend::x86::ops::lane_conversions!(Fp1271);
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {
@@ -307,18 +291,6 @@ macro_rules! radix44_width {
                         unsafe { ($load1271)(bytes.as_ptr(), bytes.as_ptr().add(15 * $w / 2)) };
                     // pad1's 2^120 is bit 32 of the top limb (2^88).
                     L44(split(lo, hi, if marker { 1 << 32 } else { 0 }))
-                }
-
-                #[inline(always)]
-                fn store(self, out: &mut [Fp1271]) {
-                    for (o, v) in out.iter_mut().zip(self.lanes()) {
-                        *o = Fp1271::from_u192(v);
-                    }
-                }
-
-                #[inline(always)]
-                fn from_lanes(values: &[Fp1271]) -> Self {
-                    Self::from_values(values)
                 }
             }
         }
