@@ -443,42 +443,37 @@ mod rustcrypto {
         p.finalize().into()
     }
 
-    pub fn ghash_new(key: &[u8]) -> Result<PeerFn, String> {
-        let key = ghash::Key::try_from(key).map_err(|_| key_error("ghash", key))?;
+    /// A RustCrypto universal hash (GHASH, POLYVAL) with its key set up per message
+    /// (`cached` false) or once, its state cloned per message (`cached` true).
+    fn universal<H>(name: &str, key: &[u8], cached: bool) -> Result<PeerFn, String>
+    where
+        H: KeyInit + UniversalHash + Clone + 'static,
+        polyval::universal_hash::Block<H>: Into<[u8; 16]>,
+    {
+        let key =
+            polyval::universal_hash::Key::<H>::try_from(key).map_err(|_| key_error(name, key))?;
+        let keyed = H::new(&key);
         Ok(Box::new(move |msg| {
-            let mut g = GHash::new(&key);
-            g.update_padded(msg);
-            g.finalize().into()
+            let mut h = if cached { keyed.clone() } else { H::new(&key) };
+            h.update_padded(msg);
+            h.finalize().into()
         }))
+    }
+
+    pub fn ghash_new(key: &[u8]) -> Result<PeerFn, String> {
+        universal::<GHash>("ghash", key, false)
     }
 
     pub fn ghash_cached(key: &[u8]) -> Result<PeerFn, String> {
-        let key = ghash::Key::try_from(key).map_err(|_| key_error("ghash", key))?;
-        let keyed = GHash::new(&key);
-        Ok(Box::new(move |msg| {
-            let mut g = keyed.clone();
-            g.update_padded(msg);
-            g.finalize().into()
-        }))
+        universal::<GHash>("ghash", key, true)
     }
 
     pub fn polyval_new(key: &[u8]) -> Result<PeerFn, String> {
-        let key = polyval::Key::try_from(key).map_err(|_| key_error("polyval", key))?;
-        Ok(Box::new(move |msg| {
-            let mut p = Polyval::new(&key);
-            p.update_padded(msg);
-            p.finalize().into()
-        }))
+        universal::<Polyval>("polyval", key, false)
     }
 
     pub fn polyval_cached(key: &[u8]) -> Result<PeerFn, String> {
-        let key = polyval::Key::try_from(key).map_err(|_| key_error("polyval", key))?;
-        let keyed = Polyval::new(&key);
-        Ok(Box::new(move |msg| {
-            let mut p = keyed.clone();
-            p.update_padded(msg);
-            p.finalize().into()
-        }))
+        universal::<Polyval>("polyval", key, true)
     }
 }
 
