@@ -14,21 +14,27 @@ fn brwhash() -> Command {
     cmd
 }
 
+/// `brwhash bench --quick` of polyHash1305 at the given lengths.
+fn quick_polyhash(lengths: &str) -> Command {
+    let mut cmd = brwhash();
+    cmd.args([
+        "bench",
+        "--quick",
+        "--alg",
+        "polyHash1305",
+        "--lengths",
+        lengths,
+    ]);
+    cmd
+}
+
 #[test]
 fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
     let dir = TempDir::new().unwrap();
     let json = dir.path().join("bench.json");
     let svg = dir.path().join("bench.svg");
     let md = dir.path().join("bench.md");
-    let out = brwhash()
-        .args([
-            "bench",
-            "--quick",
-            "--alg",
-            "polyHash1305",
-            "--lengths",
-            "64,1024",
-        ])
+    let out = quick_polyhash("64,1024")
         .arg("--json")
         .arg(&json)
         .arg("--svg")
@@ -189,15 +195,7 @@ fn bad_options_exit_2_with_one_clear_line() {
 fn an_unwritable_output_fails_before_measuring() {
     let dir = TempDir::new().unwrap();
     let bad = dir.path().join("no-such-dir").join("x.json");
-    brwhash()
-        .args([
-            "bench",
-            "--quick",
-            "--alg",
-            "polyHash1305",
-            "--lengths",
-            "64",
-        ])
+    quick_polyhash("64")
         .arg("--json")
         .arg(&bad)
         .assert()
