@@ -483,9 +483,18 @@ fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usiz
         .flatten()
 }
 
-/// v of `msg` by the key's SIMD backend, when it has code for the algorithm and the message
-/// is past the backend's crossover length.
+/// v of `msg` in one call without a streaming state: by the key's SIMD backend when it has
+/// code for the algorithm and the message is past the backend's crossover length, else by
+/// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+    #[cfg(target_arch = "x86_64")]
+    if key.backend == Backend::Scalar
+        || (key.backend != Backend::Portable
+            && msg.len() <= SimdState::<F>::crossover(key.alg, key.backend)
+            && crate::backend::scalar_here())
+    {
+        return Some(crate::backend::scalar::one_shot(key.alg, p, msg));
+    }
     if msg.len() <= SimdState::<F>::crossover(key.alg, key.backend) {
         return None;
     }

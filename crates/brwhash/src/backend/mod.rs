@@ -30,7 +30,7 @@ pub const BACKEND_ENV: &str = "BRWHASH_BACKEND";
 pub enum Backend {
     /// Generic Rust, any target: the executable specification.
     Portable,
-    /// x86-64 scalar 64-bit code (mulx/adcx/adox).
+    /// x86-64 scalar 64-bit code (mulx).
     Scalar,
     /// AVX2, radix 2^26, 4 lanes.
     Avx2,
@@ -74,9 +74,7 @@ impl Backend {
         match self {
             Backend::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::Scalar => {
-                std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
-            }
+            Backend::Scalar => std::is_x86_feature_detected!("bmi2"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "x86_64")]
@@ -116,6 +114,7 @@ impl Backend {
             || (cfg!(target_arch = "x86_64")
                 && matches!(self, Backend::Pclmul | Backend::Vpclmul)
                 && binary)
+            || (cfg!(target_arch = "x86_64") && self == Backend::Scalar && !binary)
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
@@ -384,6 +383,39 @@ impl<F: SimdPrime> SimdState<F> {
             Plan::Poly(lanes) => Some(lanes.count().trailing_zeros() as usize),
             Plan::Dec(_) | Plan::DecPairs(_) => None,
         }
+    }
+}
+
+/// Whether the scalar backend's code can run here (then it serves the messages a SIMD
+/// backend leaves to scalar code, below its crossover).
+pub(crate) fn scalar_here() -> bool {
+    static HERE: OnceLock<bool> = OnceLock::new();
+    *HERE.get_or_init(|| Backend::Scalar.cpu_supports())
+}
+
+/// The prime-field functions on the scalar backend (`construct::ScalarHasher` compiled with
+/// BMI2). SAFETY (every function): a `ScalarHasher` exists, and `one_shot` is
+/// called, only where [`scalar_here`] is true (a key whose backend is `scalar` passed
+/// `Backend::check`; SIMD keys take scalar code only after asking `scalar_here`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod scalar {
+    use super::x86;
+    use crate::construct::{Powers, ScalarHasher};
+    use crate::field::PrimeField;
+    use crate::Algorithm;
+
+    pub(crate) fn update<F: PrimeField>(h: &mut ScalarHasher<F>, p: &Powers<F>, data: &[u8]) {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_update(h, p, data) }
+    }
+
+    pub(crate) fn finish<F: PrimeField>(h: ScalarHasher<F>, p: &Powers<F>) -> F {
+        unsafe { x86::scalar_finish(h, p) }
+    }
+
+    pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_one_shot(alg, p, msg) }
     }
 }
 

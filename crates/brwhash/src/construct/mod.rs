@@ -9,12 +9,14 @@ mod brwhash;
 mod decbrw;
 mod hash2l;
 mod polyhash;
+mod scalar;
 mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{BinHasher, BinLanes, BinWide};
 
 pub(crate) use polyhash::PolyLanes;
+pub(crate) use scalar::{one_shot as scalar_one_shot, ScalarHasher};
 
 use crate::algorithm::Family;
 use crate::backend::{Backend, SimdPrime, SimdState};
@@ -147,6 +149,13 @@ impl<const N: usize> Held<N> {
         self.len = rest.len();
     }
 
+    /// Hold `data` after the held bytes (they must fit), processing nothing.
+    #[inline(always)]
+    pub fn append(&mut self, data: &[u8]) {
+        self.buf[self.len..self.len + data.len()].copy_from_slice(data);
+        self.len += data.len();
+    }
+
     /// The held bytes (less than a chunk).
     #[inline(always)]
     pub fn held(&self) -> &[u8] {
@@ -207,6 +216,10 @@ enum Kind<F: SimdPrime> {
     Simd(Box<SimdState<F>>),
     /// A SIMD backend's state waiting for the message to pass its crossover length.
     Deferred(Deferred<F>),
+    /// The scalar backend's schedule of the whole function (boxed: its chunk buffer is
+    /// large; one-shot messages take `scalar::one_shot` without it).
+    #[cfg(target_arch = "x86_64")]
+    Scalar(Box<ScalarHasher<F>>),
 }
 
 #[derive(Clone)]
@@ -235,6 +248,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
     /// With the length known (one-shot) the choice is made now; otherwise the first bytes
     /// are held until the message passes the crossover.
     pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if backend == Backend::Scalar {
+            return Self::with(Kind::Scalar(Box::new(ScalarHasher::new(alg))));
+        }
         // Below the crossover the SIMD state is not even built (it is a few KiB to zero).
         let crossover = SimdState::<F>::crossover(alg, backend);
         let short = length.is_some_and(|n| n <= crossover as u64);
@@ -253,6 +270,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 }
                 _ => return Self::with(Kind::Simd(Box::new(state))),
             }
+        }
+        // What a SIMD backend leaves to scalar code: the scalar backend's where it can run.
+        #[cfg(target_arch = "x86_64")]
+        if backend != Backend::Portable && crate::backend::scalar_here() {
+            return Self::with(Kind::Scalar(Box::new(ScalarHasher::new(alg))));
         }
         match alg.family() {
             Family::BrwHash(_) => Self::brw(),
@@ -320,6 +342,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
         if let Kind::Simd(s) = kind {
             return s.update(p, data);
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Kind::Scalar(s) = kind {
+            return crate::backend::scalar::update(s, p, data);
+        }
         blocks.feed(F::BLOCK, data, |b| kind.absorb(p, b));
     }
 
@@ -344,10 +370,17 @@ impl<F: SimdPrime> PrimeHasher<F> {
             Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
             Kind::Simd(mut s) => s.finish(p),
             Kind::Deferred(d) => {
+                // The message stayed below the crossover: scalar code, where it can run.
+                #[cfg(target_arch = "x86_64")]
+                if crate::backend::scalar_here() {
+                    return crate::backend::scalar::one_shot(d.alg, p, &d.head);
+                }
                 let mut h = PrimeHasher::new(d.alg, Backend::Portable, None);
                 h.update(p, &d.head);
                 h.finish(p)
             }
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(s) => crate::backend::scalar::finish(*s, p),
         }
     }
 }
@@ -368,6 +401,8 @@ impl<F: SimdPrime> Kind<F> {
             // SIMD states take bytes directly (see `update`); they never hold a block here.
             Kind::Simd(s) => s.update(p, bytes),
             Kind::Deferred(d) => d.head.extend_from_slice(bytes),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(s) => crate::backend::scalar::update(s, p, bytes),
         }
     }
 }

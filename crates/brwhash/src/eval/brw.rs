@@ -13,7 +13,9 @@ pub fn ubrw_le3<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
         1 => ms[0].widen(),
         2 => F::wide_add(ms[0].mul_wide(sq.sq(0)), ms[1].widen()),
         _ => F::wide_add(
-            sq.sq(0).add(ms[0]).mul_wide(sq.sq(1).add(ms[1])),
+            sq.sq(0)
+                .add_block(ms[0])
+                .mul_wide(sq.sq(1).add_block(ms[1])),
             ms[2].widen(),
         ),
     }
@@ -32,7 +34,7 @@ pub fn ubrw<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     // K = 2^e <= l < 2K: BRW(M_1..M_(K-1)) * (x^K + M_K) + BRW(M_(K+1)..M_l).
     let e = (usize::BITS - 1 - l.leading_zeros()) as usize;
     let k = 1 << e;
-    let head = F::reduce(ubrw(sq, &ms[..k - 1])).mul_wide(ms[k - 1].add(sq.sq(e)));
+    let head = F::reduce(ubrw(sq, &ms[..k - 1])).mul_wide(sq.sq(e).add_block(ms[k - 1]));
     F::wide_add(head, ubrw(sq, &ms[k..]))
 }
 
@@ -54,7 +56,7 @@ pub fn brw_short<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F {
             depth -= 1;
             tmp = F::wide_add(tmp, stack[depth]);
         }
-        stack[depth] = F::reduce(tmp).mul_wide(c[3].add(sq.sq(2 + k)));
+        stack[depth] = F::reduce(tmp).mul_wide(sq.sq(2 + k).add_block(c[3]));
         depth += 1;
     }
     let mut tmp = ubrw_le3(sq, chunks.remainder());
@@ -120,7 +122,7 @@ impl<F: Field, const C: usize> Brw<F, C> {
         for e in self.stack.drain(self.stack.len() - k..) {
             tmp = F::wide_add(tmp, e);
         }
-        let product = F::reduce(tmp).mul_wide(chunk[C - 1].add(sq.sq(Self::W + k)));
+        let product = F::reduce(tmp).mul_wide(sq.sq(Self::W + k).add_block(chunk[C - 1]));
         // Keep every sum of stack entries within the field's headroom for unreduced values:
         // entries deep in the stack are stored reduced (same value, small limbs).
         if self.stack.len() + 2 < F::WIDE_SUM_LIMIT {

@@ -3,11 +3,12 @@
 //! Working representation: any `u128` (value below 2^128, partially reduced). Reduction uses
 //! 2^127 = 1 (mod p): fold the bits above 2^127 back onto the low ones.
 
-use super::{Field, PrimeField, Wide5};
+use super::{Cols, Field, PrimeField};
 
 const M127: u128 = (1 << 127) - 1;
 
-/// An element of GF(2^127 - 1), any value below 2^128.
+/// An element of GF(2^127 - 1): any value below 2^128 as an operand of a product; every
+/// value the operations here return is below 2^127 + 2^67.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Fp1271(pub(crate) u128);
 
@@ -33,7 +34,7 @@ impl Fp1271 {
 }
 
 impl Field for Fp1271 {
-    type Wide = Wide5;
+    type Wide = Cols<4>;
     const ZERO: Self = Fp1271(0);
 
     #[inline(always)]
@@ -44,24 +45,30 @@ impl Field for Fp1271 {
     }
 
     #[inline(always)]
-    fn mul_wide(self, rhs: Self) -> Wide5 {
-        Wide5::mul(&limbs(self.0), &limbs(rhs.0))
+    fn add_block(self, m: Self) -> Self {
+        // Every value here is below 2^127 + 2^67 (the bound `reduce` and `add` give) and a
+        // padded block below 2^121, so the plain sum stays below 2^128.
+        Fp1271(self.0 + m.0)
     }
 
     #[inline(always)]
-    fn wide_add(a: Wide5, b: Wide5) -> Wide5 {
+    fn mul_wide(self, rhs: Self) -> Cols<4> {
+        Cols::mul2x2(limbs(self.0), limbs(rhs.0))
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Cols<4>, b: Cols<4>) -> Cols<4> {
         a.add(b)
     }
 
     #[inline(always)]
-    fn widen(self) -> Wide5 {
-        let [a, b] = limbs(self.0);
-        Wide5([a, b, 0, 0, 0])
+    fn widen(self) -> Cols<4> {
+        Cols::from_u128(self.0)
     }
 
     #[inline(always)]
-    fn reduce(w: Wide5) -> Self {
-        let v = w.0;
+    fn reduce(w: Cols<4>) -> Self {
+        let v = w.limbs();
         let lo = v[0] as u128 | ((v[1] as u128) << 64) & M127;
         // V >> 127 as a 128-bit low part and the bits above it (2^128 = 2 mod p).
         let h_lo = (v[1] >> 63) as u128 | (v[2] as u128) << 1 | (v[3] as u128) << 65;
@@ -82,6 +89,14 @@ impl PrimeField for Fp1271 {
         buf[..bytes.len()].copy_from_slice(bytes);
         buf[bytes.len()] = marker as u8;
         Fp1271(u128::from_le_bytes(buf))
+    }
+
+    #[inline(always)]
+    fn load(bytes: &[u8], marker: bool) -> Self {
+        // Bytes 0..8 and 7..15 (two overlapping word loads): bits 0..64 and 56..120.
+        let lo = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let hi = u64::from_le_bytes(bytes[7..15].try_into().unwrap()) >> 8;
+        Fp1271(lo as u128 | ((hi | (marker as u64) << 56) as u128) << 64)
     }
 
     fn from_u64(v: u64) -> Self {

@@ -3,7 +3,7 @@
 //! Working representation: any value below 2^131 (partially reduced). Reduction uses
 //! 2^130 = 5 (mod p) twice, without multiplication by a variable ([P1], IMPLEMENTATION-NOTES 1.1).
 
-use super::{mask128, Field, PrimeField, Wide5};
+use super::{mask128, Cols, Field, PrimeField};
 
 /// An element of GF(2^130 - 5), value below 2^131.
 #[derive(Clone, Copy, Default, Debug)]
@@ -48,7 +48,7 @@ impl Fp1305 {
 }
 
 impl Field for Fp1305 {
-    type Wide = Wide5;
+    type Wide = Cols<5>;
     const ZERO: Self = Fp1305([0; 3]);
 
     #[inline(always)]
@@ -64,23 +64,37 @@ impl Field for Fp1305 {
     }
 
     #[inline(always)]
-    fn mul_wide(self, rhs: Self) -> Wide5 {
-        Wide5::mul(&self.0, &rhs.0)
+    fn add_block(self, m: Self) -> Self {
+        // Below 2^131 + 2^129 < 2^132: three limbs hold it, and a product of two values
+        // below 2^132 fits five limbs.
+        let t = self.0[0] as u128 + m.0[0] as u128;
+        let t1 = self.0[1] as u128 + m.0[1] as u128 + (t >> 64);
+        Fp1305([t as u64, t1 as u64, self.0[2] + m.0[2] + (t1 >> 64) as u64])
     }
 
     #[inline(always)]
-    fn wide_add(a: Wide5, b: Wide5) -> Wide5 {
+    fn mul_wide(self, rhs: Self) -> Cols<5> {
+        Cols::mul3x3(self.0, rhs.0)
+    }
+
+    #[inline(always)]
+    fn mul_block_wide(self, m: Self) -> Cols<5> {
+        Cols::mul_block3(self.0, m.0)
+    }
+
+    #[inline(always)]
+    fn wide_add(a: Cols<5>, b: Cols<5>) -> Cols<5> {
         a.add(b)
     }
 
     #[inline(always)]
-    fn widen(self) -> Wide5 {
-        Wide5([self.0[0], self.0[1], self.0[2], 0, 0])
+    fn widen(self) -> Cols<5> {
+        Cols::from_limbs(self.0)
     }
 
     #[inline(always)]
-    fn reduce(w: Wide5) -> Self {
-        let v = w.0;
+    fn reduce(w: Cols<5>) -> Self {
+        let v = w.limbs();
         // V = lo + 2^130 * hi, hi < 2^190: V = lo + 5 hi < 2^194.
         let hi = [
             (v[2] >> 2) | (v[3] << 62),
@@ -106,6 +120,16 @@ impl PrimeField for Fp1305 {
         buf[bytes.len()] = marker as u8;
         let limb = |i: usize| u64::from_le_bytes(buf[8 * i..8 * i + 8].try_into().unwrap());
         Fp1305([limb(0), limb(1), limb(2)])
+    }
+
+    #[inline(always)]
+    fn load(bytes: &[u8], marker: bool) -> Self {
+        let (lo, hi) = bytes[..16].split_at(8);
+        Fp1305([
+            u64::from_le_bytes(lo.try_into().unwrap()),
+            u64::from_le_bytes(hi.try_into().unwrap()),
+            marker as u64,
+        ])
     }
 
     fn from_u64(v: u64) -> Self {

@@ -41,6 +41,21 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     /// Reduce an unreduced value to an element in the working representation.
     fn reduce(w: Self::Wide) -> Self;
 
+    /// `self + m` where `m` is a padded block or a length block and `self` a reduced value or
+    /// a key power, and the sum is only multiplied (BRW factors `x^(2^j) + M`, Horner's
+    /// `acc + M`): a field whose product accepts the plain sum skips the partial reduction.
+    #[inline(always)]
+    fn add_block(self, m: Self) -> Self {
+        self.add(m)
+    }
+
+    /// `self * m` for a padded block `m` (pad1 or pad2, from `PrimeField::load` or
+    /// `from_block`), which a field may multiply faster than a general element.
+    #[inline(always)]
+    fn mul_block_wide(self, m: Self) -> Self::Wide {
+        self.mul_wide(m)
+    }
+
     /// The reduced product.
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
@@ -68,6 +83,9 @@ pub trait PrimeField: Field {
     const MU: u32;
     /// `le(bytes)`, plus `2^(8*len)` when `marker` (pad1), for `bytes.len() <= BLOCK`.
     fn from_block(bytes: &[u8], marker: bool) -> Self;
+    /// [`from_block`](Self::from_block) for a full block (`bytes.len() == BLOCK`): word
+    /// loads, no copy.
+    fn load(bytes: &[u8], marker: bool) -> Self;
     /// A small integer, e.g. the length block L.
     fn from_u64(v: u64) -> Self;
     /// The key tau = le(K) mod 2^k from the 16 key bytes.
@@ -92,39 +110,122 @@ pub trait BinaryField: Field {
     fn top_byte(v: u8) -> Self;
 }
 
-/// Five 64-bit limbs: the unreduced products of both prime fields
-/// (products are below 2^262, so at least 2^58 of them can be summed).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct Wide5(pub [u64; 5]);
+/// An unreduced value of a prime field as column sums: column k is a sum of 64-bit words of
+/// weight 2^(64k), held in a `u128`. Products are written straight into columns and added
+/// column by column, without carry chains; [`Cols::limbs`] propagates the carries once, when
+/// the value is reduced. (A column overflows only after 2^64 words; the fields' products are
+/// below 2^262, so the value itself bounds how many can be summed: at least 2^58.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cols<const N: usize>(pub [u128; N]);
 
-impl Wide5 {
+impl<const N: usize> Default for Cols<N> {
+    fn default() -> Self {
+        Cols([0; N])
+    }
+}
+
+#[inline(always)]
+fn lo(x: u128) -> u128 {
+    x as u64 as u128
+}
+
+#[inline(always)]
+fn hi(x: u128) -> u128 {
+    x >> 64
+}
+
+#[inline(always)]
+fn mul64(x: u64, y: u64) -> u128 {
+    x as u128 * y as u128
+}
+
+impl<const N: usize> Cols<N> {
     #[inline(always)]
     pub(crate) fn add(self, rhs: Self) -> Self {
-        let mut r = [0u64; 5];
+        let mut r = self.0;
+        for (a, b) in r.iter_mut().zip(rhs.0) {
+            *a += b;
+        }
+        Cols(r)
+    }
+
+    /// The value as five little-endian 64-bit limbs (it must fit).
+    #[inline(always)]
+    pub(crate) fn limbs(self) -> [u64; 5] {
+        let mut out = [0u64; 5];
         let mut carry = 0u128;
-        for (i, limb) in r.iter_mut().enumerate() {
-            let t = self.0[i] as u128 + rhs.0[i] as u128 + carry;
+        for (limb, col) in out.iter_mut().zip(self.0) {
+            let t = col + carry;
             *limb = t as u64;
             carry = t >> 64;
         }
-        Wide5(r)
+        if N < 5 {
+            out[N] = carry as u64;
+        }
+        debug_assert!(N < 5 || carry == 0, "value exceeds five limbs");
+        out
+    }
+}
+
+impl Cols<4> {
+    /// The 2 x 2 limb product.
+    #[inline(always)]
+    pub(crate) fn mul2x2([a0, a1]: [u64; 2], [b0, b1]: [u64; 2]) -> Self {
+        let (p00, p01) = (mul64(a0, b0), mul64(a0, b1));
+        let (p10, p11) = (mul64(a1, b0), mul64(a1, b1));
+        Cols([
+            lo(p00),
+            hi(p00) + lo(p01) + lo(p10),
+            hi(p01) + hi(p10) + lo(p11),
+            hi(p11),
+        ])
     }
 
-    /// Schoolbook product of little-endian limb slices (total length at most 5 limbs out).
+    /// A two-limb value.
     #[inline(always)]
-    pub(crate) fn mul<const A: usize, const B: usize>(a: &[u64; A], b: &[u64; B]) -> Self {
-        let mut r = [0u64; 6];
-        for i in 0..A {
-            let mut carry = 0u128;
-            for j in 0..B {
-                let t = a[i] as u128 * b[j] as u128 + r[i + j] as u128 + carry;
-                r[i + j] = t as u64;
-                carry = t >> 64;
-            }
-            r[i + B] = carry as u64;
-        }
-        debug_assert_eq!(r[5], 0, "product exceeds five limbs");
-        Wide5([r[0], r[1], r[2], r[3], r[4]])
+    pub(crate) fn from_u128(v: u128) -> Self {
+        Cols([lo(v), hi(v), 0, 0])
+    }
+}
+
+impl Cols<5> {
+    /// The 3 x 3 limb product, for top limbs below 2^32 (values below 2^160).
+    #[inline(always)]
+    pub(crate) fn mul3x3([a0, a1, a2]: [u64; 3], [b0, b1, b2]: [u64; 3]) -> Self {
+        debug_assert!(a2 >> 32 == 0 && b2 >> 32 == 0);
+        let (p00, p01, p02) = (mul64(a0, b0), mul64(a0, b1), mul64(a0, b2));
+        let (p10, p11, p12) = (mul64(a1, b0), mul64(a1, b1), mul64(a1, b2));
+        let (p20, p21) = (mul64(a2, b0), mul64(a2, b1));
+        Cols([
+            lo(p00),
+            hi(p00) + lo(p01) + lo(p10),
+            hi(p01) + hi(p10) + lo(p02) + lo(p11) + lo(p20),
+            hi(p02) + hi(p11) + hi(p20) + lo(p12) + lo(p21),
+            hi(p12) + hi(p21) + (a2 * b2) as u128,
+        ])
+    }
+
+    /// `a * (m0 + 2^64 m1 + 2^128 marker)` for a three-limb `a` (top limb below 2^32) and a
+    /// block whose top limb `marker` is 0 or 1: six multiplications, the marker's term added.
+    #[inline(always)]
+    pub(crate) fn mul_block3([a0, a1, a2]: [u64; 3], [m0, m1, marker]: [u64; 3]) -> Self {
+        debug_assert!(a2 >> 32 == 0 && marker <= 1);
+        let mask = 0u64.wrapping_sub(marker);
+        let (q00, q01, q02) = (mul64(m0, a0), mul64(m0, a1), mul64(m0, a2));
+        let (q10, q11, q12) = (mul64(m1, a0), mul64(m1, a1), mul64(m1, a2));
+        Cols([
+            lo(q00),
+            hi(q00) + lo(q01) + lo(q10),
+            hi(q01) + hi(q10) + lo(q02) + lo(q11) + (a0 & mask) as u128,
+            hi(q02) + hi(q11) + lo(q12) + (a1 & mask) as u128,
+            hi(q12) + (a2 & mask) as u128,
+        ])
+    }
+
+    /// A three-limb value.
+    #[inline(always)]
+    pub(crate) fn from_limbs([a0, a1, a2]: [u64; 3]) -> Self {
+        Cols([a0 as u128, a1 as u128, a2 as u128, 0, 0])
     }
 }
 

@@ -19,8 +19,11 @@ mod ops;
 mod radix26;
 mod radix44;
 
-use crate::construct::{BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers};
+use crate::construct::{
+    BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers, ScalarHasher,
+};
 use crate::field::{Fp1271, Fp1305, PrimeField};
+use crate::Algorithm;
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
 pub(crate) use radix44::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
@@ -49,6 +52,24 @@ impl X86Lanes for Fp1271 {
     type X8 = Fp1271x8;
     type I4 = Fp1271x4i;
     type I8 = Fp1271x8i;
+}
+
+/// The scalar backend's entry points: the 64-bit schedule of `construct::scalar` compiled
+/// with BMI2 (`mulx`, `shlx`/`shrx`). (ADX would add nothing: LLVM emits `adc` for the
+/// carry chains of `u128` sums either way.)
+#[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_update<F: PrimeField>(s: &mut ScalarHasher<F>, p: &Powers<F>, data: &[u8]) {
+    s.update(p, data)
+}
+
+#[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_finish<F: PrimeField>(s: ScalarHasher<F>, p: &Powers<F>) -> F {
+    s.finish(p)
+}
+
+#[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+    crate::construct::scalar_one_shot(alg, p, msg)
 }
 
 /// Entry points: each compiles a construction's hot path with the backend's features.

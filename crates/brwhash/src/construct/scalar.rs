@@ -1,0 +1,325 @@
+//! The scalar 64-bit schedule of every prime-field function (the `scalar` backend).
+//!
+//! The portable code (`PrimeHasher`'s block-at-a-time kinds) is the definition; this is the
+//! same mathematics arranged for speed on a 64-bit core:
+//! - whole chunks of blocks are read straight from the caller's bytes with word loads (a
+//!   Horner group, a super-block, a BRW chunk, four blocks per decBRWHash stream), with no
+//!   per-block dispatch and no copies;
+//! - Horner keeps its accumulator as x * Poly(x; blocks so far), so a group of n blocks is
+//!   `(acc + m_1) x^n + m_2 x^(n-1) + ... + m_n x` (n products, one reduction) and the final
+//!   multiplication by x of polyHash, t-BRWHash and d-2LHash is already done;
+//! - one-shot messages run without a streaming buffer ([`one_shot`]).
+//!
+//! Everything on the hot path is `#[inline(always)]` so that the backend's entry points
+//! (`backend::x86::scalar_*`, compiled with BMI2) compile it with their features.
+
+use super::decbrw::combine;
+use super::{Held, Powers};
+use crate::algorithm::Family;
+use crate::eval::{brw_short, Brw, Horner, G};
+use crate::field::{Field, PrimeField};
+use crate::Algorithm;
+
+/// Largest chunk: 32 blocks of 16 bytes (a 5-BRWHash chunk, four blocks of each of eight
+/// decBRWHash streams).
+const MAX_CHUNK: usize = 32 * 16;
+
+/// Chunk of the stack BRW algorithm here: 2^w blocks, w = 4.
+const BRW_CHUNK: usize = 16;
+
+/// Per-function state: absorbs whole chunks, finishes with the bytes after the last one.
+#[derive(Clone)]
+enum Core<F: Field> {
+    /// polyHash and Poly1305: x * Poly(x; blocks so far).
+    Poly(F),
+    /// BRWHash (t = 0) and t-BRWHash.
+    Brw(Brw<F, BRW_CHUNK>, u8),
+    /// d-2LHash (and d-Hash once it is known to be long): Horner in gamma = x^(2^d) over
+    /// the super-blocks' BRW values.
+    TwoL(Horner<F>, u8),
+    /// d-Hash while at most 2^d - 1 blocks are known: the branch is not decided yet.
+    DHead(u8),
+    /// c-decBRWHash: one stack BRW per stream.
+    Dec(Vec<Brw<F, 4>>),
+}
+
+impl<F: PrimeField> Core<F> {
+    /// The state for `alg`; `length` (one-shot) decides d-Hash's branch at once.
+    fn new(alg: Algorithm, length: Option<u64>) -> Self {
+        match alg.family() {
+            Family::BrwHash(_) => Core::Brw(Brw::default(), 0),
+            Family::TBrwHash(t, _) => Core::Brw(Brw::default(), t),
+            Family::TwoLHash(d, _) => Core::TwoL(Horner::default(), d),
+            Family::DHash(d, _) => match length {
+                Some(n) if n > Self::head_bytes(d) => Core::TwoL(Horner::default(), d),
+                _ => Core::DHead(d),
+            },
+            Family::DecBrwHash(c, _) => Core::Dec(vec![Brw::default(); c as usize]),
+            // Poly1305 and polyHash (binary-field families never reach here).
+            _ => Core::Poly(F::ZERO),
+        }
+    }
+
+    /// d-Hash: the bytes of 2^d - 1 blocks; longer messages take the d-2LHash branch.
+    fn head_bytes(d: u8) -> u64 {
+        ((1u64 << d) - 1) * F::BLOCK as u64
+    }
+
+    /// Bytes of one chunk.
+    fn chunk_bytes(&self) -> usize {
+        let blocks = match self {
+            Core::Poly(_) => G,
+            Core::Brw(_, t) => BRW_CHUNK.max(1 << t),
+            Core::TwoL(_, d) | Core::DHead(d) => (1 << d) - 1,
+            Core::Dec(streams) if streams.len() <= 8 => 4 * streams.len(),
+            Core::Dec(streams) => streams.len(),
+        };
+        blocks * F::BLOCK
+    }
+
+    /// Absorb one whole chunk (`chunk_bytes()` bytes).
+    #[inline(always)]
+    fn absorb(&mut self, p: &Powers<F>, bytes: &[u8]) {
+        let b = F::BLOCK;
+        match self {
+            Core::Poly(acc) => {
+                let xp = p
+                    .hx()
+                    .try_into()
+                    .expect("a streaming key has G Horner powers");
+                *acc = poly_group(xp, *acc, bytes)
+            }
+            Core::Brw(brw, _) => {
+                for chunk in bytes.chunks_exact(BRW_CHUNK * b) {
+                    let mut ms = [F::ZERO; BRW_CHUNK];
+                    for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
+                        *m = F::load(block, false);
+                    }
+                    brw.push_chunk(&p.sq, &ms);
+                }
+            }
+            Core::TwoL(outer, d) => {
+                let v = match d {
+                    2 => super_block::<F, 3>(p, bytes),
+                    3 => super_block::<F, 7>(p, bytes),
+                    4 => super_block::<F, 15>(p, bytes),
+                    _ => super_block::<F, 31>(p, bytes),
+                };
+                outer.push(&p.hg, v);
+            }
+            Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
+            Core::Dec(streams) => {
+                let c = streams.len();
+                if bytes.len() == 4 * c * b {
+                    // Four blocks per stream: stream j takes blocks j, j + c, j + 2c, j + 3c.
+                    for (j, s) in streams.iter_mut().enumerate() {
+                        let block = |i: usize| F::load(&bytes[(i * c + j) * b..][..b], false);
+                        s.push_chunk(&p.sq, &[block(0), block(1), block(2), block(3)]);
+                    }
+                } else {
+                    for (s, block) in streams.iter_mut().zip(bytes.chunks_exact(b)) {
+                        s.push(&p.sq, F::load(block, false));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value v of the message whose bytes after the last whole chunk are `tail`
+    /// (shorter than a chunk; for d-Hash's head, at most 2^d - 1 blocks); `n` is its length.
+    #[inline(always)]
+    fn finish(self, p: &Powers<F>, tail: &[u8], n: u64) -> F {
+        let b = F::BLOCK;
+        let length = F::from_u64(n.wrapping_mul(8));
+        let pad2 = |block: &[u8]| F::from_block(block, false);
+        match self {
+            Core::Poly(acc) => poly_bytes(p.hx(), acc, tail),
+            Core::DHead(_) => poly_bytes(p.hx(), F::ZERO, tail),
+            Core::Brw(mut brw, t) => {
+                let blocks = tail.len().div_ceil(b);
+                // t-BRWHash: BRW covers whole groups of 2^t blocks, Horner the rest:
+                // x * Poly(x; BRW value, the other blocks, L).
+                let prefix = if t == 0 { blocks } else { blocks >> t << t };
+                let mut values = [F::ZERO; 33];
+                for (i, block) in tail.chunks(b).enumerate() {
+                    if i < prefix {
+                        brw.push(&p.sq, pad2(block));
+                    } else {
+                        values[1 + i - prefix] = pad2(block);
+                    }
+                }
+                values[0] = brw.finish(&p.sq);
+                if t == 0 {
+                    // BRWHash: x * (x * BRW + L) = x^2 BRW + x L.
+                    F::reduce(F::wide_add(
+                        p.sq[1].mul_wide(values[0]),
+                        p.x().mul_wide(length),
+                    ))
+                } else {
+                    let k = 1 + blocks - prefix;
+                    values[k] = length;
+                    x_poly(p.hx(), F::ZERO, &values[..=k])
+                }
+            }
+            Core::TwoL(mut outer, d) => {
+                // values = [V, the blocks of the final partial super-block, L].
+                let mut values = [F::ZERO; 33];
+                let mut k = 1;
+                for block in tail.chunks(b) {
+                    values[k] = pad2(block);
+                    k += 1;
+                }
+                if k - 1 == (1 << d) - 1 {
+                    // A whole super-block whose last block is short: BRW-hashed.
+                    outer.push(&p.hg, brw_short(&p.sq, &values[1..k]));
+                    k = 1;
+                }
+                values[0] = outer.value(&p.hg);
+                values[k] = length;
+                x_poly(p.hx(), F::ZERO, &values[..=k])
+            }
+            Core::Dec(mut streams) => {
+                // Zero blocks fill the streams to q blocks each; a short last block is
+                // zero-padded (pad2).
+                let c = streams.len();
+                let mut padded = [0u8; MAX_CHUNK];
+                padded[..tail.len()].copy_from_slice(tail);
+                let used = tail.len().div_ceil(c * b) * c * b;
+                for vb in padded[..used].chunks_exact(c * b) {
+                    for (s, block) in streams.iter_mut().zip(vb.chunks_exact(b)) {
+                        s.push(&p.sq, F::load(block, false));
+                    }
+                }
+                let mut values = [F::ZERO; 16];
+                for (v, s) in values.iter_mut().zip(&streams) {
+                    *v = s.finish(&p.sq);
+                }
+                combine(p, &values[..c], n.div_ceil(b as u64), length)
+            }
+        }
+    }
+}
+
+/// BRW(x; the DELTA pad2 blocks of `bytes`): a d-2LHash super-block, straight-line code.
+#[inline(always)]
+fn super_block<F: PrimeField, const DELTA: usize>(p: &Powers<F>, bytes: &[u8]) -> F {
+    let b = F::BLOCK;
+    let mut ms = [F::ZERO; DELTA];
+    for (m, block) in ms.iter_mut().zip(bytes.chunks_exact(b)) {
+        *m = F::load(block, false);
+    }
+    brw_short(&p.sq, &ms)
+}
+
+/// One Horner group of G full pad1 blocks straight from bytes: `acc` = x * Poly(x; blocks
+/// before) becomes x * Poly(x; blocks before, these blocks) as
+/// `(acc + m_1) x^G + m_2 x^(G-1) + ... + m_G x` with one reduction; `xp[j - 1]` = x^j.
+#[inline(always)]
+fn poly_group<F: PrimeField>(xp: &[F; G], acc: F, bytes: &[u8]) -> F {
+    let b = F::BLOCK;
+    let mut blocks = bytes.chunks_exact(b);
+    let first = F::load(&bytes[..b], true);
+    blocks.next();
+    let mut s = acc.add_block(first).mul_wide(xp[G - 1]);
+    for (i, block) in blocks.enumerate() {
+        s = F::wide_add(s, xp[G - 2 - i].mul_block_wide(F::load(block, true)));
+    }
+    F::reduce(s)
+}
+
+/// x * Poly(x; blocks before, the pad1 blocks of `bytes`), from `acc` = x * Poly(x; blocks
+/// before): groups of at most `xp.len()` blocks, the last block perhaps short.
+#[inline(always)]
+fn poly_bytes<F: PrimeField>(xp: &[F], mut acc: F, bytes: &[u8]) -> F {
+    let b = F::BLOCK;
+    for group in bytes.chunks(xp.len() * b) {
+        let n = group.len().div_ceil(b);
+        let mut ms = [F::ZERO; G];
+        for (m, block) in ms.iter_mut().zip(group.chunks(b)) {
+            *m = F::from_block(block, true);
+        }
+        let mut s = acc.add_block(ms[0]).mul_wide(xp[n - 1]);
+        for i in 1..n {
+            s = F::wide_add(s, xp[n - 1 - i].mul_block_wide(ms[i]));
+        }
+        acc = F::reduce(s);
+    }
+    acc
+}
+
+/// x * Poly(x; values before, `values`), from `acc` = x * Poly(x; values before).
+#[inline(always)]
+fn x_poly<F: Field>(xp: &[F], mut acc: F, values: &[F]) -> F {
+    for group in values.chunks(xp.len()) {
+        let n = group.len();
+        let mut s = acc.add(group[0]).mul_wide(xp[n - 1]);
+        for (i, &v) in group.iter().enumerate().skip(1) {
+            s = F::wide_add(s, v.mul_wide(xp[n - 1 - i]));
+        }
+        acc = F::reduce(s);
+    }
+    acc
+}
+
+/// The streaming state of a prime-field function on the scalar backend.
+#[derive(Clone)]
+pub(crate) struct ScalarHasher<F: PrimeField> {
+    held: Held<MAX_CHUNK>,
+    /// Message bytes N so far.
+    n: u64,
+    core: Core<F>,
+}
+
+impl<F: PrimeField> ScalarHasher<F> {
+    pub fn new(alg: Algorithm) -> Self {
+        ScalarHasher {
+            held: Held::default(),
+            n: 0,
+            core: Core::new(alg, None),
+        }
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+        self.n += data.len() as u64;
+        if let Core::DHead(d) = self.core {
+            if self.n <= Core::<F>::head_bytes(d) {
+                // Still at most 2^d - 1 blocks: hold them.
+                return self.held.append(data);
+            }
+            // Block 2^d exists: the message is long.
+            self.core = Core::TwoL(Horner::default(), d);
+        }
+        let chunk = self.core.chunk_bytes();
+        let core = &mut self.core;
+        self.held.feed(
+            chunk,
+            data,
+            #[inline(always)]
+            |bytes| core.absorb(p, bytes),
+        );
+    }
+
+    /// The value v of SPEC.md section 5 (before `out()`).
+    #[inline(always)]
+    pub fn finish(self, p: &Powers<F>) -> F {
+        let ScalarHasher { held, n, core } = self;
+        core.finish(p, held.held(), n)
+    }
+}
+
+/// The value v of `msg` in one call: whole chunks straight from `msg`, then the rest.
+#[inline(always)]
+pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+    let mut core = Core::new(alg, Some(msg.len() as u64));
+    let whole = match core {
+        Core::DHead(_) => 0,
+        _ => msg.len() / core.chunk_bytes() * core.chunk_bytes(),
+    };
+    if whole > 0 {
+        for chunk in msg[..whole].chunks_exact(core.chunk_bytes()) {
+            core.absorb(p, chunk);
+        }
+    }
+    core.finish(p, &msg[whole..], msg.len() as u64)
+}
