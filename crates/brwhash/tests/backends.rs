@@ -138,10 +138,13 @@ fn streaming_split_points_and_unaligned_input() {
                 );
             }
         }
-        // Across the crossovers from portable to SIMD code (224..384 bytes for polyHash):
-        // every split point, so the switch happens inside every possible update.
-        let msg = rng.bytes(1100);
-        for n in [223, 224, 225, 320, 321, 384, 385, 640, 1100] {
+        // Across the crossovers from scalar to SIMD code (352..2048 bytes) and the scalar
+        // chunks (up to 512 bytes): every split point, so the switch happens inside every
+        // possible update.
+        let msg = rng.bytes(2100);
+        for n in [
+            353, 449, 496, 497, 513, 641, 897, 1025, 1100, 1281, 1793, 2049,
+        ] {
             let want = slow.hash(&msg[..n]);
             assert_every_split(&fast, &msg[..n], &want, &format!("{b} {alg}"));
         }

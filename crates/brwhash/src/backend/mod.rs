@@ -357,22 +357,39 @@ simd_states! {
 }
 
 impl<F: SimdPrime> SimdState<F> {
-    /// Message length (bytes) up to which the portable code is faster than this backend's.
-    /// Measured with `cargo run --release -p brwhash --example timing` (precomputed key, TSC
-    /// cycles per byte, Zen 5 build machine), portable vs SIMD forced:
-    /// - Poly1305 / polyHash1305: AVX2 2.74 vs 3.24 at 256 B, 2.42 vs 2.21 at 384 B
-    ///   (AVX-512F alike): 320; IFMA 3.17 vs 3.67 at 192 B, 2.74 vs 2.42 at 256 B: 224.
-    /// - polyHash1271: AVX2 2.14 vs 2.21 at 384 B, 1.95 vs 1.76 at 512 B: 384; IFMA 2.47 vs
-    ///   2.44 at 256 B, 2.14 vs 1.67 at 384 B: 256.
-    /// - decBRWHash: the SIMD code wins from the first block (AVX2 4.0 vs 5.0 at 256 B).
+    /// Message length (bytes) up to which scalar code (the scalar backend's, where the CPU
+    /// has BMI2, as every AVX2 CPU does) is faster than this backend's. Measured with
+    /// `cargo run --release -p brwhash --example timing` (precomputed key, TSC cycles/byte,
+    /// Zen 5 build machine), scalar vs SIMD forced, at 256..2048 bytes:
+    /// - Poly1305 / polyHash1305: IFMA 0.80 vs 0.91 at 512 B, 0.79 vs 0.63 at 768 B: 640;
+    ///   AVX2 0.79 vs 0.75 at 768 B, AVX-512F 0.78 vs 0.91 at 768 B and 0.77 vs 0.68 at
+    ///   1 KiB: 896.
+    /// - polyHash1271: IFMA 0.46 vs 0.53 at 1500 B, 0.44 vs 0.37 at 2 KiB: 1792; AVX2 0.44
+    ///   vs 0.44 at 2 KiB: 2048.
+    /// - 4-decBRWHash1305: IFMA 1.52 vs 1.61 at 512 B, 1.24 vs 1.15 at 768 B: 640; AVX2 1.69
+    ///   vs 1.73 at 320 B, 1.57 vs 1.50 at 384 B: 352; AVX-512F 1.16 vs 1.27 at 768 B, 1.11
+    ///   vs 0.85 at 1 KiB: 896.
+    /// - 4-decBRWHash1271: IFMA 0.74 vs 0.80 at 1 KiB, 0.64 vs 0.61 at 1500 B: 1280; AVX2
+    ///   0.74 vs 0.72 at 1 KiB: 1024; AVX-512F 0.65 vs 0.85 at 1536 B, 0.60 vs 0.68 at
+    ///   2 KiB: 2048.
+    /// - 8-decBRWHash: IFMA and AVX-512F win from 384-640 B on (2^130-5: scalar 1.40 vs
+    ///   1.64 at 384 B, 2.31 vs 1.64 at 512 B; 2^127-1: 1.52 vs 1.33 at 512 B): 448.
     pub fn crossover(alg: Algorithm, backend: Backend) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
+        let c8 = matches!(alg.family(), Family::DecBrwHash(8, _));
         match (Plan::of(alg, backend), p1271) {
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 224,
-            (Some(Plan::Poly(Lanes::Ifma8)), true) => 256,
-            (Some(Plan::Poly(_)), false) => 320,
-            (Some(Plan::Poly(_)), true) => 384,
-            _ => 0,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 640,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) => 1792,
+            (Some(Plan::Poly(_)), false) => 896,
+            (Some(Plan::Poly(_)), true) => 2048,
+            (Some(_), _) if c8 => 448,
+            (Some(Plan::Dec(Lanes::Avx2x4)), false) => 352,
+            (Some(Plan::Dec(Lanes::Avx2x4)), true) => 1024,
+            (Some(Plan::DecPairs(Lanes::Avx512x8)), false) => 896,
+            (Some(Plan::DecPairs(Lanes::Avx512x8)), true) => 2048,
+            (Some(_), false) => 640,
+            (Some(_), true) => 1280,
+            (None, _) => 0,
         }
     }
 

@@ -244,7 +244,7 @@ pub(crate) struct PrimeHasher<F: SimdPrime> {
 
 impl<F: SimdPrime> PrimeHasher<F> {
     /// The state for `alg` on `backend`. A SIMD backend's code runs for messages longer
-    /// than its crossover length; shorter ones take the portable code, which is faster there.
+    /// than its crossover length; shorter ones take scalar code, which is faster there.
     /// With the length known (one-shot) the choice is made now; otherwise the first bytes
     /// are held until the message passes the crossover.
     pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Self {
