@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # System packages of the benchmark peers (crates/brwhash-bench): OpenSSL's headers and library
 # (libssl-dev, for the `openssl` crate), intel-ipsec-mb (libipsec-mb-dev, linked by a small C
-# shim) and pkg-config. Idempotent: apt-get runs only when one of them is missing. Needs root
+# shim), libsodium (libsodium-dev, linked directly) and pkg-config. Idempotent: apt-get runs only when one of them is missing. Needs root
 # or sudo; on a system without apt-get or dpkg it only says what to install.
 set -euo pipefail
 
-packages=(libssl-dev libipsec-mb-dev pkg-config)
+packages=(libssl-dev libipsec-mb-dev libsodium-dev pkg-config)
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "install-deps.sh: no dpkg/apt-get here; install the equivalents of: ${packages[*]}" >&2

@@ -15,7 +15,32 @@ fn main() {
         }
     }
     #[cfg(feature = "peers")]
-    ipsec_mb();
+    {
+        ipsec_mb();
+        sodium();
+    }
+}
+
+/// libsodium's Poly1305 (`crypto_onetimeauth_poly1305`), linked directly: no shim needed.
+#[cfg(feature = "peers")]
+fn sodium() {
+    println!("cargo:rerun-if-env-changed=SODIUM_LIB_DIR");
+    let header = ["/usr/include", "/usr/local/include"]
+        .iter()
+        .any(|d| std::path::Path::new(d).join("sodium.h").is_file());
+    if !header && std::env::var("SODIUM_LIB_DIR").is_err() {
+        eprintln!(
+            "error: sodium.h not found (looked in /usr/include, /usr/local/include).\n\
+             The `peers` feature of brwhash-bench needs libsodium: run \
+             `bash scripts/install-deps.sh` (Debian: apt-get install libsodium-dev), set \
+             SODIUM_LIB_DIR, or build without peers (--no-default-features)."
+        );
+        std::process::exit(1);
+    }
+    if let Ok(dir) = std::env::var("SODIUM_LIB_DIR") {
+        println!("cargo:rustc-link-search=native={dir}");
+    }
+    println!("cargo:rustc-link-lib=sodium");
 }
 
 #[cfg(feature = "peers")]

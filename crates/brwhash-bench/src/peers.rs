@@ -114,7 +114,15 @@ pub struct Peer {
     pub mode: Mode,
     /// The closure for one key; an error when the implementation cannot run here.
     pub setup: fn(&[u8]) -> Result<PeerFn, String>,
+    /// An environment variable the peer must start with (a library that reads it when it
+    /// loads, such as `OPENSSL_ia32cap`): such a peer is measured in a child process of the
+    /// benchmark, with the same settings and lengths ([`crate::suite::CHILD_PEER_ENV`]).
+    pub env: Option<(&'static str, &'static str)>,
 }
+
+/// `OPENSSL_ia32cap` that hides AVX (leaf 1, ECX bit 28) and every leaf-7 feature (AVX2,
+/// AVX-512, IFMA): OpenSSL's Poly1305 then takes its scalar 64-bit code.
+pub const OPENSSL_SCALAR_CAP: &str = "~0x1000000000000000:0";
 
 impl std::fmt::Debug for Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -123,6 +131,7 @@ impl std::fmt::Debug for Peer {
             .field("call", &self.call)
             .field("function", &self.function)
             .field("mode", &self.mode)
+            .field("env", &self.env)
             .finish()
     }
 }
@@ -140,6 +149,16 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: openssl_peer::poly1305_evp_mac,
+            env: None,
+        });
+        #[cfg(brw_ossl3)]
+        peers.push(Peer {
+            name: "OpenSSL Poly1305 (scalar)",
+            call: "EVP_MAC, SIMD hidden by OPENSSL_ia32cap",
+            function: Function::Poly1305,
+            mode: Mode::OneShot,
+            setup: openssl_peer::poly1305_evp_mac,
+            env: Some(("OPENSSL_ia32cap", OPENSSL_SCALAR_CAP)),
         });
         peers.push(Peer {
             name: "OpenSSL Poly1305",
@@ -147,6 +166,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: openssl_peer::poly1305,
+            env: None,
         });
         #[cfg(target_arch = "x86_64")]
         peers.push(Peer {
@@ -155,6 +175,15 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: ipsec::poly1305,
+            env: None,
+        });
+        peers.push(Peer {
+            name: "libsodium Poly1305",
+            call: "crypto_onetimeauth_poly1305",
+            function: Function::Poly1305,
+            mode: Mode::OneShot,
+            setup: sodium::poly1305,
+            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto poly1305",
@@ -162,6 +191,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: rustcrypto::poly1305,
+            env: None,
         });
         #[cfg(target_arch = "x86_64")]
         {
@@ -171,6 +201,7 @@ pub fn all() -> Vec<Peer> {
                 function: Function::Ghash,
                 mode: Mode::OneShot,
                 setup: ipsec::ghash_oneshot,
+                env: None,
             });
             peers.push(Peer {
                 name: "intel-ipsec-mb GHASH",
@@ -178,6 +209,7 @@ pub fn all() -> Vec<Peer> {
                 function: Function::Ghash,
                 mode: Mode::Key,
                 setup: ipsec::ghash_cached,
+                env: None,
             });
         }
         peers.push(Peer {
@@ -186,6 +218,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Ghash,
             mode: Mode::OneShot,
             setup: rustcrypto::ghash_new,
+            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto ghash",
@@ -193,6 +226,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Ghash,
             mode: Mode::Key,
             setup: rustcrypto::ghash_cached,
+            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto polyval",
@@ -200,6 +234,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Polyval,
             mode: Mode::OneShot,
             setup: rustcrypto::polyval_new,
+            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto polyval",
@@ -207,6 +242,7 @@ pub fn all() -> Vec<Peer> {
             function: Function::Polyval,
             mode: Mode::Key,
             setup: rustcrypto::polyval_cached,
+            env: None,
         });
     }
     peers
@@ -288,6 +324,7 @@ pub fn versions() -> Vec<String> {
     #[cfg(feature = "peers")]
     {
         v.push(openssl::version::version().to_string());
+        v.push(sodium::describe());
         #[cfg(target_arch = "x86_64")]
         v.push(ipsec::describe());
         v.push("RustCrypto poly1305 0.9, ghash 0.6, polyval 0.7".to_string());
@@ -474,6 +511,57 @@ mod rustcrypto {
 
     pub fn polyval_cached(key: &[u8]) -> Result<PeerFn, String> {
         universal::<Polyval>("polyval", key, true)
+    }
+}
+
+/// libsodium, linked by build.rs.
+#[cfg(feature = "peers")]
+#[allow(unsafe_code)]
+mod sodium {
+    use std::ffi::{c_char, c_int, c_ulonglong, CStr};
+
+    use super::PeerFn;
+
+    extern "C" {
+        fn sodium_init() -> c_int;
+        fn sodium_version_string() -> *const c_char;
+        fn crypto_onetimeauth_poly1305(
+            out: *mut u8,
+            msg: *const u8,
+            len: c_ulonglong,
+            key: *const u8,
+        ) -> c_int;
+    }
+
+    pub fn describe() -> String {
+        // SAFETY: libsodium returns a static NUL-terminated string.
+        let v = unsafe { CStr::from_ptr(sodium_version_string()) };
+        format!("libsodium {}", v.to_string_lossy())
+    }
+
+    pub fn poly1305(key: &[u8]) -> Result<PeerFn, String> {
+        let key: [u8; 32] = key
+            .try_into()
+            .map_err(|_| format!("libsodium Poly1305: a key of {} bytes", key.len()))?;
+        // SAFETY: sodium_init may be called any number of times, from any thread; it picks
+        // the implementations for this CPU (-1 is failure, 0 and 1 are success).
+        if unsafe { sodium_init() } < 0 {
+            return Err("sodium_init failed".into());
+        }
+        Ok(Box::new(move |msg| {
+            let mut tag = [0u8; 16];
+            // SAFETY: tag has 16 bytes, key 32, msg msg.len(); libsodium keeps no pointer.
+            let rc = unsafe {
+                crypto_onetimeauth_poly1305(
+                    tag.as_mut_ptr(),
+                    msg.as_ptr(),
+                    msg.len() as c_ulonglong,
+                    key.as_ptr(),
+                )
+            };
+            assert_eq!(rc, 0, "crypto_onetimeauth_poly1305 failed");
+            tag
+        }))
     }
 }
 

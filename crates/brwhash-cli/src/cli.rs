@@ -140,8 +140,10 @@ once, key.hash per message) on every backend that can run each algorithm here.
 
 Peers (built with the `bench-peers` feature, on by default), for the prime-field algorithms:
 OpenSSL's Poly1305 (EVP_MAC, and EVP_DigestSign through the openssl crate; init + update +
-final per message), intel-ipsec-mb's Poly1305 (one job per message) and RustCrypto poly1305
-(new + compute_unpadded); for Hash2L128 / Hash2L256: intel-ipsec-mb GHASH and RustCrypto
+final per message), OpenSSL's scalar Poly1305 (EVP_MAC with OPENSSL_ia32cap hiding AVX, AVX2
+and AVX-512, measured in a child process of the run right after the other rows),
+intel-ipsec-mb's Poly1305 (one job per message), libsodium's crypto_onetimeauth_poly1305 and
+RustCrypto poly1305 (new + compute_unpadded); for Hash2L128 / Hash2L256: intel-ipsec-mb GHASH and RustCrypto
 ghash and polyval (key set up per message, and cached). Every peer is checked against a
 reference before it is measured; a peer that disagrees is an error. The ratio tables divide
 each brwhash row by the fastest peer of its kind at each length, measured in the same run.
@@ -171,7 +173,8 @@ pub struct BenchArgs {
     )]
     pub lengths: String,
 
-    /// Comma-separated backend names, or `all`: every backend that can run each algorithm here
+    /// Comma-separated backend names, or `all`: every backend that can run each algorithm here;
+    /// `default` in the list adds the dispatched default (no backend forced)
     #[arg(long, value_name = "LIST|all", default_value = "all")]
     pub backends: String,
 

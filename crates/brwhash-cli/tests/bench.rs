@@ -203,3 +203,39 @@ fn an_unwritable_output_fails_before_measuring() {
         .stdout(predicate::str::is_empty())
         .stderr(contains("--json"));
 }
+
+/// `--backends default,...` adds the dispatched default's row; the peers include libsodium and
+/// OpenSSL with its SIMD code hidden, the latter measured in a child process.
+#[test]
+fn default_row_and_the_scalar_peers() {
+    let out = quick_polyhash("64")
+        .args(["--backends", "default,portable", "--mode", "key"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(out).unwrap();
+    let default = brwhash::Backend::select(brwhash::Algorithm::POLYHASH1305, None).unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "| brwhash polyHash1305 | default ({default}) | key |"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| brwhash polyHash1305 | portable | key |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("| libsodium Poly1305 |"), "{stdout}");
+    let scalar_openssl = stdout
+        .lines()
+        .find(|l| l.starts_with("| OpenSSL Poly1305 (scalar) |"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let cell = scalar_openssl.trim_matches('|').split('|').nth(3).unwrap();
+    assert!(
+        cell.trim().parse::<f64>().unwrap() > 0.0,
+        "{scalar_openssl}"
+    );
+    assert!(stdout.contains("measured in a child process"), "{stdout}");
+}
