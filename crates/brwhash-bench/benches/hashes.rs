@@ -31,8 +31,6 @@ fn hashes(c: &mut Criterion) {
         modes: vec![Mode::OneShot, Mode::Key],
         peers: true,
         settings: brwhash_bench::harness::Settings::quick(),
-        // Peers that need a child process (OpenSSL with SIMD hidden) are `brwhash bench`'s.
-        rerun_args: None,
         default_row: true,
     };
     let prepared = match suite::prepare(&plan) {

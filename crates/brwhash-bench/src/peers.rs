@@ -114,10 +114,6 @@ pub struct Peer {
     pub mode: Mode,
     /// The closure for one key; an error when the implementation cannot run here.
     pub setup: fn(&[u8]) -> Result<PeerFn, String>,
-    /// An environment variable the peer must start with (a library that reads it when it
-    /// loads, such as `OPENSSL_ia32cap`): such a peer is measured in a child process of the
-    /// benchmark, with the same settings and lengths ([`crate::suite::CHILD_PEER_ENV`]).
-    pub env: Option<(&'static str, &'static str)>,
 }
 
 /// `OPENSSL_ia32cap` that hides AVX (leaf 1, ECX bit 28) and every leaf-7 feature (AVX2,
@@ -131,7 +127,6 @@ impl std::fmt::Debug for Peer {
             .field("call", &self.call)
             .field("function", &self.function)
             .field("mode", &self.mode)
-            .field("env", &self.env)
             .finish()
     }
 }
@@ -149,16 +144,14 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: openssl_peer::poly1305_evp_mac,
-            env: None,
         });
         #[cfg(brw_ossl3)]
         peers.push(Peer {
             name: "OpenSSL Poly1305 (scalar)",
-            call: "EVP_MAC, SIMD hidden by OPENSSL_ia32cap",
+            call: "EVP_MAC of a libcrypto copy loaded with OPENSSL_ia32cap hiding SIMD",
             function: Function::Poly1305,
             mode: Mode::OneShot,
-            setup: openssl_peer::poly1305_evp_mac,
-            env: Some(("OPENSSL_ia32cap", OPENSSL_SCALAR_CAP)),
+            setup: openssl_peer::poly1305_scalar,
         });
         peers.push(Peer {
             name: "OpenSSL Poly1305",
@@ -166,7 +159,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: openssl_peer::poly1305,
-            env: None,
         });
         #[cfg(target_arch = "x86_64")]
         peers.push(Peer {
@@ -175,7 +167,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: ipsec::poly1305,
-            env: None,
         });
         peers.push(Peer {
             name: "libsodium Poly1305",
@@ -183,7 +174,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: sodium::poly1305,
-            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto poly1305",
@@ -191,7 +181,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Poly1305,
             mode: Mode::OneShot,
             setup: rustcrypto::poly1305,
-            env: None,
         });
         #[cfg(target_arch = "x86_64")]
         {
@@ -201,7 +190,6 @@ pub fn all() -> Vec<Peer> {
                 function: Function::Ghash,
                 mode: Mode::OneShot,
                 setup: ipsec::ghash_oneshot,
-                env: None,
             });
             peers.push(Peer {
                 name: "intel-ipsec-mb GHASH",
@@ -209,7 +197,6 @@ pub fn all() -> Vec<Peer> {
                 function: Function::Ghash,
                 mode: Mode::Key,
                 setup: ipsec::ghash_cached,
-                env: None,
             });
         }
         peers.push(Peer {
@@ -218,7 +205,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Ghash,
             mode: Mode::OneShot,
             setup: rustcrypto::ghash_new,
-            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto ghash",
@@ -226,7 +212,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Ghash,
             mode: Mode::Key,
             setup: rustcrypto::ghash_cached,
-            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto polyval",
@@ -234,7 +219,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Polyval,
             mode: Mode::OneShot,
             setup: rustcrypto::polyval_new,
-            env: None,
         });
         peers.push(Peer {
             name: "RustCrypto polyval",
@@ -242,7 +226,6 @@ pub fn all() -> Vec<Peer> {
             function: Function::Polyval,
             mode: Mode::Key,
             setup: rustcrypto::polyval_cached,
-            env: None,
         });
     }
     peers
@@ -351,10 +334,23 @@ mod openssl_peer {
     /// one-time key per message does.
     #[cfg(brw_ossl3)]
     pub fn poly1305_evp_mac(key: &[u8]) -> Result<PeerFn, String> {
+        evp_mac_peer(evp_mac::Api::linked(), key)
+    }
+
+    /// The same calls on a private copy of libcrypto loaded with `OPENSSL_ia32cap` hiding
+    /// AVX, AVX2 and AVX-512: OpenSSL's scalar 64-bit Poly1305, in this process, interleaved
+    /// with the other rows like every peer.
+    #[cfg(brw_ossl3)]
+    pub fn poly1305_scalar(key: &[u8]) -> Result<PeerFn, String> {
+        evp_mac_peer(evp_mac::Api::masked(super::OPENSSL_SCALAR_CAP)?, key)
+    }
+
+    #[cfg(brw_ossl3)]
+    fn evp_mac_peer(api: evp_mac::Api, key: &[u8]) -> Result<PeerFn, String> {
         let key: [u8; 32] = key
             .try_into()
             .map_err(|_| format!("a Poly1305 key of {} bytes", key.len()))?;
-        let mut mac = evp_mac::Mac::poly1305()?;
+        let mut mac = evp_mac::Mac::poly1305(api)?;
         mac.tag(&key, b"")?;
         Ok(Box::new(move |msg| {
             mac.tag(&key, msg)
@@ -362,33 +358,168 @@ mod openssl_peer {
         }))
     }
 
-    /// The few EVP_MAC calls the peer needs, through openssl-sys.
+    /// The few EVP_MAC calls the peer needs: of the libcrypto the `openssl` crate links, or
+    /// of a private copy of it.
     #[cfg(brw_ossl3)]
     #[allow(unsafe_code)]
     mod evp_mac {
+        use std::ffi::{c_char, c_int, c_void, CStr};
         use std::ptr;
+        use std::sync::OnceLock;
 
         use openssl_sys as ffi;
 
+        type Fetch = unsafe extern "C" fn(
+            *mut ffi::OSSL_LIB_CTX,
+            *const c_char,
+            *const c_char,
+        ) -> *mut ffi::EVP_MAC;
+        type CtxNew = unsafe extern "C" fn(*mut ffi::EVP_MAC) -> *mut ffi::EVP_MAC_CTX;
+        type Init = unsafe extern "C" fn(
+            *mut ffi::EVP_MAC_CTX,
+            *const u8,
+            usize,
+            *const ffi::OSSL_PARAM,
+        ) -> c_int;
+        type Update = unsafe extern "C" fn(*mut ffi::EVP_MAC_CTX, *const u8, usize) -> c_int;
+        type Final =
+            unsafe extern "C" fn(*mut ffi::EVP_MAC_CTX, *mut u8, *mut usize, usize) -> c_int;
+        type CtxFree = unsafe extern "C" fn(*mut ffi::EVP_MAC_CTX);
+        type MacFree = unsafe extern "C" fn(*mut ffi::EVP_MAC);
+
+        /// EVP_MAC entry points of one libcrypto.
+        #[derive(Clone, Copy)]
+        pub struct Api {
+            fetch: Fetch,
+            ctx_new: CtxNew,
+            init: Init,
+            update: Update,
+            finish: Final,
+            ctx_free: CtxFree,
+            mac_free: MacFree,
+        }
+
+        impl Api {
+            /// The libcrypto this program links.
+            pub fn linked() -> Api {
+                ffi::init();
+                Api {
+                    fetch: ffi::EVP_MAC_fetch,
+                    ctx_new: ffi::EVP_MAC_CTX_new,
+                    init: ffi::EVP_MAC_init,
+                    update: ffi::EVP_MAC_update,
+                    finish: ffi::EVP_MAC_final,
+                    ctx_free: ffi::EVP_MAC_CTX_free,
+                    mac_free: ffi::EVP_MAC_free,
+                }
+            }
+
+            /// A private copy of the linked libcrypto (a copy of the file, so that the dynamic
+            /// loader maps it again), loaded with `OPENSSL_ia32cap` = `cap`: OpenSSL reads the
+            /// variable when the library loads and picks its code paths then. Loaded once per
+            /// process and never unloaded.
+            pub fn masked(cap: &'static str) -> Result<Api, String> {
+                static MASKED: OnceLock<Result<Api, String>> = OnceLock::new();
+                MASKED.get_or_init(|| Self::load_copy(cap)).clone()
+            }
+
+            fn load_copy(cap: &str) -> Result<Api, String> {
+                let linked = Self::linked();
+                // SAFETY: dladdr only reads the loader's tables; `info` is plain data.
+                let (found, info) = unsafe {
+                    let mut info: libc::Dl_info = std::mem::zeroed();
+                    let found = libc::dladdr(linked.fetch as *const c_void, &mut info);
+                    (found, info)
+                };
+                if found == 0 || info.dli_fname.is_null() {
+                    return Err("cannot find the file of the linked libcrypto".into());
+                }
+                // SAFETY: dladdr set dli_fname to a NUL-terminated path owned by the loader.
+                let path = unsafe { CStr::from_ptr(info.dli_fname) }
+                    .to_string_lossy()
+                    .into_owned();
+                let copy = std::env::temp_dir().join(format!(
+                    "brwhash-bench-libcrypto-{}.so",
+                    std::process::id()
+                ));
+                std::fs::copy(&path, &copy)
+                    .map_err(|e| format!("copying {path} to {}: {e}", copy.display()))?;
+                let c_copy = std::ffi::CString::new(copy.to_string_lossy().as_bytes())
+                    .map_err(|_| "a temporary path with a NUL byte".to_string())?;
+                // The variable is set only around the load (the benchmark sets up its rows on
+                // one thread, before any measurement).
+                let old = std::env::var_os("OPENSSL_ia32cap");
+                std::env::set_var("OPENSSL_ia32cap", cap);
+                // SAFETY: c_copy is a NUL-terminated path of a shared library; RTLD_LOCAL
+                // keeps its symbols out of the global namespace, so the two copies never mix.
+                let handle = unsafe { libc::dlopen(c_copy.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+                match old {
+                    Some(v) => std::env::set_var("OPENSSL_ia32cap", v),
+                    None => std::env::remove_var("OPENSSL_ia32cap"),
+                }
+                // The mapping stays valid once the file is gone.
+                let _ = std::fs::remove_file(&copy);
+                if handle.is_null() {
+                    // SAFETY: dlerror returns NULL or a NUL-terminated message.
+                    let err = unsafe { libc::dlerror() };
+                    let why = if err.is_null() {
+                        "unknown error".into()
+                    } else {
+                        // SAFETY: as above.
+                        unsafe { CStr::from_ptr(err) }.to_string_lossy().into_owned()
+                    };
+                    return Err(format!("loading a copy of {path}: {why}"));
+                }
+                let sym = |name: &CStr| -> Result<*mut c_void, String> {
+                    // SAFETY: handle is a live library handle, name NUL-terminated.
+                    let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
+                    if p.is_null() {
+                        Err(format!("{} missing in the copy of {path}", name.to_string_lossy()))
+                    } else {
+                        Ok(p)
+                    }
+                };
+                // SAFETY: each symbol is the libcrypto 3 function of that name, whose C
+                // signature the corresponding type spells (the same as openssl-sys's).
+                unsafe {
+                    Ok(Api {
+                        fetch: std::mem::transmute::<*mut c_void, Fetch>(sym(c"EVP_MAC_fetch")?),
+                        ctx_new: std::mem::transmute::<*mut c_void, CtxNew>(sym(
+                            c"EVP_MAC_CTX_new",
+                        )?),
+                        init: std::mem::transmute::<*mut c_void, Init>(sym(c"EVP_MAC_init")?),
+                        update: std::mem::transmute::<*mut c_void, Update>(sym(
+                            c"EVP_MAC_update",
+                        )?),
+                        finish: std::mem::transmute::<*mut c_void, Final>(sym(c"EVP_MAC_final")?),
+                        ctx_free: std::mem::transmute::<*mut c_void, CtxFree>(sym(
+                            c"EVP_MAC_CTX_free",
+                        )?),
+                        mac_free: std::mem::transmute::<*mut c_void, MacFree>(sym(
+                            c"EVP_MAC_free",
+                        )?),
+                    })
+                }
+            }
+        }
+
         /// An EVP_MAC and one context of it, freed on drop.
         pub struct Mac {
+            api: Api,
             mac: *mut ffi::EVP_MAC,
             ctx: *mut ffi::EVP_MAC_CTX,
         }
 
         impl Mac {
-            pub fn poly1305() -> Result<Mac, String> {
-                ffi::init();
+            pub fn poly1305(api: Api) -> Result<Mac, String> {
                 // SAFETY: a NUL-terminated name, default library context and properties.
-                let mac = unsafe {
-                    ffi::EVP_MAC_fetch(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null())
-                };
+                let mac = unsafe { (api.fetch)(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
                 if mac.is_null() {
                     return Err("EVP_MAC_fetch(POLY1305) failed".into());
                 }
-                // SAFETY: mac is a live EVP_MAC.
-                let ctx = unsafe { ffi::EVP_MAC_CTX_new(mac) };
-                let m = Mac { mac, ctx };
+                // SAFETY: mac is a live EVP_MAC of this library.
+                let ctx = unsafe { (api.ctx_new)(mac) };
+                let m = Mac { api, mac, ctx };
                 if ctx.is_null() {
                     return Err("EVP_MAC_CTX_new failed".into());
                 }
@@ -398,13 +529,13 @@ mod openssl_peer {
             pub fn tag(&mut self, key: &[u8; 32], msg: &[u8]) -> Result<[u8; 16], String> {
                 let mut tag = [0u8; 16];
                 let mut out_len = 0usize;
+                let api = self.api;
                 // SAFETY: ctx is live and used by this thread only (&mut self); key, msg and
                 // tag are valid for the lengths given; OpenSSL keeps no pointer to them.
                 let ok = unsafe {
-                    ffi::EVP_MAC_init(self.ctx, key.as_ptr(), key.len(), ptr::null()) == 1
-                        && ffi::EVP_MAC_update(self.ctx, msg.as_ptr(), msg.len()) == 1
-                        && ffi::EVP_MAC_final(self.ctx, tag.as_mut_ptr(), &mut out_len, tag.len())
-                            == 1
+                    (api.init)(self.ctx, key.as_ptr(), key.len(), ptr::null()) == 1
+                        && (api.update)(self.ctx, msg.as_ptr(), msg.len()) == 1
+                        && (api.finish)(self.ctx, tag.as_mut_ptr(), &mut out_len, tag.len()) == 1
                 };
                 if ok && out_len == 16 {
                     Ok(tag)
@@ -416,11 +547,11 @@ mod openssl_peer {
 
         impl Drop for Mac {
             fn drop(&mut self) {
-                // SAFETY: both pointers came from OpenSSL (ctx may be NULL, which
+                // SAFETY: both pointers came from this library (ctx may be NULL, which
                 // EVP_MAC_CTX_free accepts) and are freed exactly once.
                 unsafe {
-                    ffi::EVP_MAC_CTX_free(self.ctx);
-                    ffi::EVP_MAC_free(self.mac);
+                    (self.api.ctx_free)(self.ctx);
+                    (self.api.mac_free)(self.mac);
                 }
             }
         }

@@ -97,19 +97,11 @@ pub struct Plan {
     pub peers: bool,
     /// The timing settings.
     pub settings: Settings,
-    /// The command line that reruns this plan (program arguments after the program name):
-    /// peers that need their own environment ([`Peer::env`]) are measured by rerunning it in
-    /// a child process with [`CHILD_PEER_ENV`] set. `None`: such peers are skipped, with a
-    /// note.
-    pub rerun_args: Option<Vec<String>>,
     /// Whether to add a row for the dispatched default backend (`Key::new`, no backend
     /// forced) of each algorithm, beside the forced ones.
     pub default_row: bool,
 }
 
-/// Set in a child process of a run to the name of the one peer it measures (see
-/// [`Plan::rerun_args`]); the child prints that row with [`child_report`] instead of tables.
-pub const CHILD_PEER_ENV: &str = "BRWHASH_BENCH_CHILD_PEER";
 
 impl Plan {
     /// The default run: [`DEFAULT_ALGORITHMS`] x [`DEFAULT_LENGTHS`], every backend, both
@@ -125,7 +117,6 @@ impl Plan {
             modes: vec![Mode::OneShot, Mode::Key],
             peers: true,
             settings: Settings::full(),
-            rerun_args: None,
             default_row: false,
         }
     }
@@ -237,8 +228,6 @@ pub struct Prepared {
     pub routines: Vec<Routine<'static>>,
     /// Remarks for the report.
     pub notes: Vec<String>,
-    /// Peers to measure in a child process: the row and the peer's environment variable.
-    pub children: Vec<(RowInfo, (&'static str, &'static str))>,
 }
 
 /// Key bytes of the benchmark (pseudo-random, fixed).
@@ -286,15 +275,7 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
     check_lens.sort_unstable();
     check_lens.dedup();
 
-    // In a child process only the named peer is measured.
-    let child_of = std::env::var(CHILD_PEER_ENV).ok();
-    let mut children = Vec::new();
-    let brwhash_algorithms = if child_of.is_some() {
-        &[][..]
-    } else {
-        &plan.algorithms[..]
-    };
-    for (ai, &alg) in brwhash_algorithms.iter().enumerate() {
+    for (ai, &alg) in plan.algorithms.iter().enumerate() {
         let key = bench_key(alg.key_len(), ai as u64);
         let default = Backend::select(alg, None).map_err(|e| format!("{alg}: {e}"))?;
         // `None`: the dispatched default (no backend forced).
@@ -422,15 +403,6 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                 peer: true,
                 field: peer.function.field(),
             };
-            match (&child_of, peer.env) {
-                (Some(name), _) if name != peer.name => continue,
-                (None, Some(env)) => {
-                    // Measured by a child process started with `env` (see `run_prepared`).
-                    children.push((info, env));
-                    continue;
-                }
-                _ => {}
-            }
             peers::check(&peer, &plan.lengths)?;
             let key = bench_key(peer.function.key_len(), 0x100 + pi as u64);
             let mut f = (peer.setup)(&key).map_err(|e| format!("{}: {e}", peer.name))?;
@@ -440,82 +412,10 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
             rows.push(info);
         }
     }
-    if let Some(name) = &child_of {
-        if rows.is_empty() {
-            return Err(format!("{CHILD_PEER_ENV}={name}: no such peer in this run"));
-        }
-    }
     Ok(Prepared {
         rows,
         routines,
         notes,
-        children,
-    })
-}
-
-/// The measured row of a child process (see [`CHILD_PEER_ENV`]), one line per length:
-/// `row <length> <median ticks> <ticks of each round>...`.
-pub fn child_report(results: &Results) -> String {
-    let mut out = String::new();
-    for row in &results.rows {
-        for (l, &len) in results.lengths.iter().enumerate() {
-            out.push_str(&format!("row {len} {}", row.ticks[l]));
-            for t in &row.rounds[l] {
-                out.push_str(&format!(" {t}"));
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// Measures one peer row in a child process: this program rerun with `args`, the peer's
-/// environment variable and [`CHILD_PEER_ENV`]; the row from its [`child_report`].
-fn measure_in_child(
-    args: &[String],
-    info: &RowInfo,
-    (var, value): (&str, &str),
-    lengths: &[usize],
-) -> Result<RowResult, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("finding this program: {e}"))?;
-    let out = std::process::Command::new(exe)
-        .args(args)
-        .env(CHILD_PEER_ENV, &info.implementation)
-        .env(var, value)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("starting the child process: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("the child process failed ({})", out.status));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut ticks = Vec::new();
-    let mut rounds = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with("row ")) {
-        let nums: Vec<f64> = line[4..]
-            .split_whitespace()
-            .map(|w| {
-                w.parse::<f64>()
-                    .map_err(|e| format!("child output {line:?}: {e}"))
-            })
-            .collect::<Result<_, _>>()?;
-        if nums.len() < 2 {
-            return Err(format!("child output {line:?}: too short"));
-        }
-        ticks.push(nums[1]);
-        rounds.push(nums[2..].to_vec());
-    }
-    if ticks.len() != lengths.len() {
-        return Err(format!(
-            "the child process reported {} lengths, expected {}",
-            ticks.len(),
-            lengths.len()
-        ));
-    }
-    Ok(RowResult {
-        info: info.clone(),
-        ticks,
-        rounds,
     })
 }
 
@@ -540,8 +440,7 @@ pub fn run_prepared(
     let Prepared {
         rows,
         mut routines,
-        mut notes,
-        children,
+        notes,
     } = prepared;
     let clock = clock.unwrap_or_else(|| harness::calibrate(&plan.settings));
     let max_len = plan.lengths.iter().copied().max().unwrap_or(0);
@@ -590,32 +489,6 @@ pub fn run_prepared(
         results[cell.row].ticks.push(median);
         results[cell.row].rounds.push(rounds);
     }
-    for (info, env) in children {
-        let name = info.name();
-        match &plan.rerun_args {
-            Some(args) => {
-                log(&format!(
-                    "measuring {name} in a child process ({}={})",
-                    env.0, env.1
-                ));
-                match measure_in_child(args, &info, env, &plan.lengths) {
-                    Ok(row) => {
-                        results.push(row);
-                        notes.push(format!(
-                            "{name} ({}) was measured in a child process started with {}={} \
-                             (the library reads it when it loads), right after the other rows.",
-                            info.backend, env.0, env.1
-                        ));
-                    }
-                    Err(e) => notes.push(format!("{name} skipped: {e}")),
-                }
-            }
-            None => notes.push(format!(
-                "{name} skipped: it needs a child process with {}={} (run `brwhash bench`)",
-                env.0, env.1
-            )),
-        }
-    }
     Results {
         machine: Machine::detect(),
         clock,
@@ -640,7 +513,6 @@ mod tests {
             modes: vec![Mode::OneShot, Mode::Key],
             peers: true,
             settings: Settings::quick(),
-            rerun_args: None,
             default_row: false,
         }
     }

@@ -101,7 +101,6 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
         } else {
             Settings::full()
         },
-        rerun_args: Some(std::env::args().skip(1).collect()),
         default_row,
     })
 }
@@ -128,15 +127,6 @@ fn progress(msg: &str) {
 /// `brwhash bench`.
 pub fn run(args: &BenchArgs, report: &mut Report) -> Result<(), Stop> {
     let plan = plan(args)?;
-    if std::env::var_os(suite::CHILD_PEER_ENV).is_some() {
-        // A child process of a run: measure the one peer, print its row, nothing else.
-        let results = suite::run(&plan, None, &mut |m| progress(&format!("child: {m}")))
-            .map_err(Stop::Usage)?;
-        for line in suite::child_report(&results).lines() {
-            report.line(&[line.as_bytes()])?;
-        }
-        return Ok(());
-    }
     // Check the rows (and the peers against their references) before anything is created.
     let prepared = suite::prepare(&plan).map_err(Stop::Usage)?;
     let outputs: Vec<(&Path, File, Render)> = [

@@ -140,8 +140,8 @@ once, key.hash per message) on every backend that can run each algorithm here.
 
 Peers (built with the `bench-peers` feature, on by default), for the prime-field algorithms:
 OpenSSL's Poly1305 (EVP_MAC, and EVP_DigestSign through the openssl crate; init + update +
-final per message), OpenSSL's scalar Poly1305 (EVP_MAC with OPENSSL_ia32cap hiding AVX, AVX2
-and AVX-512, measured in a child process of the run right after the other rows),
+final per message), OpenSSL's scalar Poly1305 (EVP_MAC of a private copy of libcrypto loaded with
+OPENSSL_ia32cap hiding AVX, AVX2 and AVX-512),
 intel-ipsec-mb's Poly1305 (one job per message), libsodium's crypto_onetimeauth_poly1305 and
 RustCrypto poly1305 (new + compute_unpadded); for Hash2L128 / Hash2L256: intel-ipsec-mb GHASH and RustCrypto
 ghash and polyval (key set up per message, and cached). Every peer is checked against a
