@@ -232,15 +232,20 @@ fn poly_group<F: PrimeField>(xp: &[F; G], acc: F, bytes: &[u8]) -> F {
 #[inline(always)]
 fn poly_bytes<F: PrimeField>(xp: &[F], mut acc: F, bytes: &[u8]) -> F {
     let b = F::BLOCK;
+    let block = |bytes: &[u8]| {
+        if bytes.len() == b {
+            F::load(bytes, true)
+        } else {
+            F::from_block(bytes, true)
+        }
+    };
     for group in bytes.chunks(xp.len() * b) {
         let n = group.len().div_ceil(b);
-        let mut ms = [F::ZERO; G];
-        for (m, block) in ms.iter_mut().zip(group.chunks(b)) {
-            *m = F::from_block(block, true);
-        }
-        let mut s = acc.add_block(ms[0]).mul_wide(xp[n - 1]);
-        for i in 1..n {
-            s = F::wide_add(s, xp[n - 1 - i].mul_block_wide(ms[i]));
+        let mut blocks = group.chunks(b);
+        let first = blocks.next().map_or(F::ZERO, block);
+        let mut s = acc.add_block(first).mul_wide(xp[n - 1]);
+        for (i, m) in blocks.enumerate() {
+            s = F::wide_add(s, xp[n - 2 - i].mul_block_wide(block(m)));
         }
         acc = F::reduce(s);
     }
@@ -311,6 +316,25 @@ impl<F: PrimeField> ScalarHasher<F> {
 /// The value v of `msg` in one call: whole chunks straight from `msg`, then the rest.
 #[inline(always)]
 pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+    // Horner-only messages (polyHash, Poly1305, a short d-Hash) need no state at all.
+    let horner_only = match alg.family() {
+        Family::Poly1305 | Family::PolyHash(_) => true,
+        Family::DHash(d, _) => msg.len() as u64 <= Core::<F>::head_bytes(d),
+        _ => false,
+    };
+    if horner_only {
+        let xp = p.hx();
+        let mut acc = F::ZERO;
+        let mut rest = msg;
+        if let Ok(xp) = <&[F; G]>::try_from(xp) {
+            let whole = msg.len() / (G * F::BLOCK) * (G * F::BLOCK);
+            for group in msg[..whole].chunks_exact(G * F::BLOCK) {
+                acc = poly_group(xp, acc, group);
+            }
+            rest = &msg[whole..];
+        }
+        return poly_bytes(xp, acc, rest);
+    }
     let mut core = Core::new(alg, Some(msg.len() as u64));
     let whole = match core {
         Core::DHead(_) => 0,

@@ -68,14 +68,14 @@ impl Field for Fp1271 {
 
     #[inline(always)]
     fn reduce(w: Cols<4>) -> Self {
-        let v = w.limbs();
-        let lo = v[0] as u128 | ((v[1] as u128) << 64) & M127;
-        // V >> 127 as a 128-bit low part and the bits above it (2^128 = 2 mod p).
-        let h_lo = (v[1] >> 63) as u128 | (v[2] as u128) << 1 | (v[3] as u128) << 65;
-        let h_hi = (v[3] >> 63) as u128 | (v[4] as u128) << 1;
-        let (s, c) = lo.overflowing_add(h_lo);
-        // Each term is small except the first: the sum is below 2^127 + 2^67.
-        Fp1271((s & M127) + (s >> 127) + 2 * h_hi + 2 * c as u128)
+        // Straight from the columns: 2^128 = 2 and 2^192 = 2^65 (mod p), so
+        // V = A + 2^64 B with A = c0 + 2 c2 and B = c1 + 2 c3 (each below 2^128: the columns
+        // of fewer than 2^60 products), and 2^64 B = 2^64 (B mod 2^64) + 2 (B >> 64).
+        let [c0, c1, c2, c3] = w.0;
+        let (a, b) = (c0 + 2 * c2, c1 + 2 * c3);
+        let (s, carry) = a.overflowing_add((b as u64 as u128) << 64);
+        // s + 2^128 carry = s + 2 carry; then fold bit 127: below 2^127 + 2^66.
+        Fp1271((s & M127) + (s >> 127) + 2 * (b >> 64) + 2 * carry as u128)
     }
 }
 
