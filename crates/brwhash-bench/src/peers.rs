@@ -438,10 +438,8 @@ mod openssl_peer {
                 let path = unsafe { CStr::from_ptr(info.dli_fname) }
                     .to_string_lossy()
                     .into_owned();
-                let copy = std::env::temp_dir().join(format!(
-                    "brwhash-bench-libcrypto-{}.so",
-                    std::process::id()
-                ));
+                let copy = std::env::temp_dir()
+                    .join(format!("brwhash-bench-libcrypto-{}.so", std::process::id()));
                 std::fs::copy(&path, &copy)
                     .map_err(|e| format!("copying {path} to {}: {e}", copy.display()))?;
                 let c_copy = std::ffi::CString::new(copy.to_string_lossy().as_bytes())
@@ -452,7 +450,8 @@ mod openssl_peer {
                 std::env::set_var("OPENSSL_ia32cap", cap);
                 // SAFETY: c_copy is a NUL-terminated path of a shared library; RTLD_LOCAL
                 // keeps its symbols out of the global namespace, so the two copies never mix.
-                let handle = unsafe { libc::dlopen(c_copy.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+                let handle =
+                    unsafe { libc::dlopen(c_copy.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
                 match old {
                     Some(v) => std::env::set_var("OPENSSL_ia32cap", v),
                     None => std::env::remove_var("OPENSSL_ia32cap"),
@@ -466,7 +465,9 @@ mod openssl_peer {
                         "unknown error".into()
                     } else {
                         // SAFETY: as above.
-                        unsafe { CStr::from_ptr(err) }.to_string_lossy().into_owned()
+                        unsafe { CStr::from_ptr(err) }
+                            .to_string_lossy()
+                            .into_owned()
                     };
                     return Err(format!("loading a copy of {path}: {why}"));
                 }
@@ -474,7 +475,10 @@ mod openssl_peer {
                     // SAFETY: handle is a live library handle, name NUL-terminated.
                     let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
                     if p.is_null() {
-                        Err(format!("{} missing in the copy of {path}", name.to_string_lossy()))
+                        Err(format!(
+                            "{} missing in the copy of {path}",
+                            name.to_string_lossy()
+                        ))
                     } else {
                         Ok(p)
                     }
@@ -488,9 +492,7 @@ mod openssl_peer {
                             c"EVP_MAC_CTX_new",
                         )?),
                         init: std::mem::transmute::<*mut c_void, Init>(sym(c"EVP_MAC_init")?),
-                        update: std::mem::transmute::<*mut c_void, Update>(sym(
-                            c"EVP_MAC_update",
-                        )?),
+                        update: std::mem::transmute::<*mut c_void, Update>(sym(c"EVP_MAC_update")?),
                         finish: std::mem::transmute::<*mut c_void, Final>(sym(c"EVP_MAC_final")?),
                         ctx_free: std::mem::transmute::<*mut c_void, CtxFree>(sym(
                             c"EVP_MAC_CTX_free",
@@ -513,7 +515,8 @@ mod openssl_peer {
         impl Mac {
             pub fn poly1305(api: Api) -> Result<Mac, String> {
                 // SAFETY: a NUL-terminated name, default library context and properties.
-                let mac = unsafe { (api.fetch)(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
+                let mac =
+                    unsafe { (api.fetch)(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
                 if mac.is_null() {
                     return Err("EVP_MAC_fetch(POLY1305) failed".into());
                 }

@@ -102,7 +102,6 @@ pub struct Plan {
     pub default_row: bool,
 }
 
-
 impl Plan {
     /// The default run: [`DEFAULT_ALGORITHMS`] x [`DEFAULT_LENGTHS`], every backend, both
     /// modes, peers, full settings.

@@ -7,6 +7,8 @@ fn main() {
     let key = Key::new(alg, &vec![0xa5; alg.key_len()]).unwrap();
     let msg = vec![0x5a; len];
     let mut acc = 0u8;
-    for _ in 0..n { acc ^= key.hash(&msg).as_ref()[0]; }
+    for _ in 0..n {
+        acc ^= key.hash(&msg).as_ref()[0];
+    }
     println!("{acc}");
 }

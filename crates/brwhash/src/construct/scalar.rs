@@ -16,6 +16,7 @@
 use super::decbrw::combine;
 use super::{Held, Powers};
 use crate::algorithm::Family;
+use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Brw, Horner, G};
 use crate::field::{Field, PrimeField};
 use crate::Algorithm;
@@ -208,7 +209,7 @@ fn super_block<F: PrimeField, const DELTA: usize>(p: &Powers<F>, bytes: &[u8]) -
     for (m, block) in ms.iter_mut().zip(bytes.chunks_exact(b)) {
         *m = F::load(block, false);
     }
-    brw_short(&p.sq, &ms)
+    F::reduce(ubrw_full(&p.sq, &ms))
 }
 
 /// One Horner group of G full pad1 blocks straight from bytes: `acc` = x * Poly(x; blocks

@@ -21,6 +21,36 @@ pub fn ubrw_le3<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     }
 }
 
+/// Unreduced BRW(x; M_1..M_K) for K = 2^e - 1 blocks (3, 7, 15 or 31: a d-2LHash or Hash2L
+/// super-block) as straight-line code: for K = 2L + 1,
+/// BRW(M_1..M_K) = reduce(BRW(M_1..M_L)) * (x^(L+1) + M_(L+1)) + BRW(M_(L+2)..M_K).
+/// K / 2 products and (K + 1) / 4 - 1 reductions, the two halves independent.
+#[inline(always)]
+pub fn ubrw_full<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+    match ms.len() {
+        3 => ubrw_le3(sq, ms),
+        7 => ubrw_half(sq, ms, 2, ubrw_le3),
+        15 => ubrw_half(sq, ms, 3, |sq, m| ubrw_half(sq, m, 2, ubrw_le3)),
+        31 => ubrw_half(sq, ms, 4, |sq, m| {
+            ubrw_half(sq, m, 3, |sq, m| ubrw_half(sq, m, 2, ubrw_le3))
+        }),
+        k => unreachable!("ubrw_full of {k} blocks"),
+    }
+}
+
+/// One level of [`ubrw_full`]: `half` evaluates each half, x^(2^e) = x^(L+1).
+#[inline(always)]
+fn ubrw_half<F: Field, P: SqTable<F> + ?Sized>(
+    sq: &P,
+    ms: &[F],
+    e: usize,
+    half: impl Fn(&P, &[F]) -> F::Wide,
+) -> F::Wide {
+    let l = ms.len() / 2;
+    let head = F::reduce(half(sq, &ms[..l])).mul_wide(sq.sq(e).add_block(ms[l]));
+    F::wide_add(head, half(sq, &ms[l + 1..]))
+}
+
 /// Unreduced BRW(x; ms) by straight-line recursion on the block count (the papers'
 /// "unreducedBRW"): a value is reduced only where it is multiplied again. Used for short
 /// sequences (at most 2^MAX_W blocks: a chunk, a super-block); the recursion depth is lg l.
