@@ -212,6 +212,44 @@ fn super_block<F: PrimeField, const DELTA: usize>(p: &Powers<F>, bytes: &[u8]) -
     F::reduce(ubrw_full(&p.sq, &ms))
 }
 
+/// c-decBRWHash of a message of at most 32 blocks per stream, without a state or an
+/// allocation: each stream's blocks gathered into an array (of the smallest size of 4, 8, 16,
+/// 32 that holds them) and BRW-hashed by [`brw_short`]. `None` for longer messages.
+#[inline(always)]
+fn dec_short<F: PrimeField>(p: &Powers<F>, c: usize, msg: &[u8]) -> Option<F> {
+    let q = msg.len().div_ceil(F::BLOCK).div_ceil(c);
+    match q {
+        0..=4 => Some(dec_streams::<F, 4>(p, c, msg, q)),
+        5..=8 => Some(dec_streams::<F, 8>(p, c, msg, q)),
+        9..=16 => Some(dec_streams::<F, 16>(p, c, msg, q)),
+        17..=32 => Some(dec_streams::<F, 32>(p, c, msg, q)),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn dec_streams<F: PrimeField, const Q: usize>(p: &Powers<F>, c: usize, msg: &[u8], q: usize) -> F {
+    let b = F::BLOCK;
+    let mut values = [F::ZERO; 16];
+    let mut ms = [F::ZERO; Q];
+    for (j, v) in values[..c].iter_mut().enumerate() {
+        for (i, m) in ms[..q].iter_mut().enumerate() {
+            // Block i*c + j of the message, or a zero block past its end.
+            let start = (i * c + j) * b;
+            *m = if start + b <= msg.len() {
+                F::load(&msg[start..start + b], false)
+            } else if start < msg.len() {
+                F::from_block(&msg[start..], false)
+            } else {
+                F::ZERO
+            };
+        }
+        *v = brw_short(&p.sq, &ms[..q]);
+    }
+    let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    combine(p, &values[..c], msg.len().div_ceil(b) as u64, length)
+}
+
 /// One Horner group of G full pad1 blocks straight from bytes: `acc` = x * Poly(x; blocks
 /// before) becomes x * Poly(x; blocks before, these blocks) as
 /// `(acc + m_1) x^G + m_2 x^(G-1) + ... + m_G x` with one reduction; `xp[j - 1]` = x^j.
@@ -335,6 +373,11 @@ pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8])
             rest = &msg[whole..];
         }
         return poly_bytes(xp, acc, rest);
+    }
+    if let Family::DecBrwHash(c, _) = alg.family() {
+        if let Some(v) = dec_short(p, c as usize, msg) {
+            return v;
+        }
     }
     let mut core = Core::new(alg, Some(msg.len() as u64));
     let whole = match core {
