@@ -7,6 +7,7 @@ use crate::algorithm::{BinaryField as BinField, Family, Prime};
 use crate::backend::{clmul128, clmul256, vclmul128, vclmul256};
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher};
+use crate::eval::G;
 use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
 
@@ -54,17 +55,52 @@ impl Key {
     /// A key for `alg` from its key bytes ([`Algorithm::key_len`]); powers for messages of
     /// any length are precomputed. The backend is chosen as [`Backend::select`] says.
     pub fn new(alg: Algorithm, key: &[u8]) -> Result<Key, Error> {
-        Key::build(alg, key, None, MAX_MESSAGE_BYTES)
+        Key::build(alg, key, None, MAX_MESSAGE_BYTES, G)
     }
 
     /// Like [`Key::new`] with an explicit backend: an error when it cannot run here.
     pub fn with_backend(alg: Algorithm, key: &[u8], backend: Backend) -> Result<Key, Error> {
-        Key::build(alg, key, Some(backend), MAX_MESSAGE_BYTES)
+        Key::build(alg, key, Some(backend), MAX_MESSAGE_BYTES, G)
+    }
+
+    /// A tuning knob for research (SPEC.md section 6): [`Key::with_backend`] on the
+    /// `portable` or `scalar` backend with the delayed-reduction Horner group size g (1..=8;
+    /// the default is 8) for polyHash, Poly1305 and the Horner parts of t-BRWHash, d-2LHash
+    /// and d-Hash. g changes the speed, never the output. (SIMD backends evaluate Horner in
+    /// lanes and have no such knob: they are an error here.)
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend, Key};
+    /// let alg = Algorithm::POLYHASH1271;
+    /// let g1 = Key::with_horner_group(alg, &[9u8; 16], Backend::Portable, 1)?;
+    /// assert_eq!(g1.hash(b"same bytes"), Key::new(alg, &[9u8; 16])?.hash(b"same bytes"));
+    /// assert!(Key::with_horner_group(alg, &[9u8; 16], Backend::Portable, 9).is_err());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
+    pub fn with_horner_group(
+        alg: Algorithm,
+        key: &[u8],
+        backend: Backend,
+        g: usize,
+    ) -> Result<Key, Error> {
+        if !(1..=G).contains(&g) {
+            return Err(Error::ParameterOutOfRange {
+                name: format!("Horner group g = {g} for {alg}"),
+                range: "g = 1..8",
+            });
+        }
+        if !matches!(backend, Backend::Portable | Backend::Scalar) {
+            return Err(Error::BackendUnavailable {
+                backend: backend.name(),
+                reason: "the Horner group size applies to the portable and scalar backends".into(),
+            });
+        }
+        Key::build(alg, key, Some(backend), MAX_MESSAGE_BYTES, g)
     }
 
     /// A key whose powers cover messages of up to `max_len` bytes (one-shot hashing).
     pub(crate) fn for_length(alg: Algorithm, key: &[u8], max_len: u64) -> Result<Key, Error> {
-        Key::build(alg, key, None, max_len)
+        Key::build(alg, key, None, max_len, G)
     }
 
     /// [`Key::for_length`] with an explicit backend.
@@ -74,7 +110,7 @@ impl Key {
         max_len: u64,
         backend: Option<Backend>,
     ) -> Result<Key, Error> {
-        Key::build(alg, key, backend, max_len)
+        Key::build(alg, key, backend, max_len, G)
     }
 
     fn build(
@@ -82,6 +118,7 @@ impl Key {
         key: &[u8],
         backend: Option<Backend>,
         max_len: u64,
+        group: usize,
     ) -> Result<Key, Error> {
         if key.len() != alg.key_len() {
             return Err(Error::KeyLength {
@@ -101,7 +138,7 @@ impl Key {
                 let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
                 let x = Fp1305::from_key(&r.to_le_bytes());
                 let gamma_log = simd_gamma_log(alg, backend, max_len);
-                let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log);
+                let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                 Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
             }
             family => {
@@ -112,12 +149,12 @@ impl Key {
                 };
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => {
-                        let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log);
+                        let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
                         let x = Fp1271::from_key(&k16);
                         Material::P1271(Powers::new(x, n_sq, n_hx, gamma_log))
                     }
                     (Some(Prime::P1305), _) => {
-                        let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log);
+                        let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                         let x = Fp1305::from_key(&k16);
                         Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
                     }
@@ -458,12 +495,14 @@ impl<'k> Hasher<'k> {
 
 /// (squarings, Horner powers of x) a key for messages of up to `max_len` bytes needs:
 /// Horner-only functions (polyHash, Poly1305) need no squarings beyond x^W for SIMD lanes;
-/// a one-shot key needs Horner powers only up to its block count.
+/// a one-shot key needs Horner powers only up to its block count, and none beyond the
+/// Horner group size `group`.
 fn powers_needed(
     alg: Algorithm,
     max_len: u64,
     block: usize,
     gamma_log: Option<usize>,
+    group: usize,
 ) -> (usize, usize) {
     let horner_only = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
     let n_sq = if horner_only {
@@ -471,7 +510,7 @@ fn powers_needed(
     } else {
         squares_needed(max_len, block)
     };
-    (n_sq, horner_powers_needed(max_len, block))
+    (n_sq, horner_powers_needed(max_len, block).min(group))
 }
 
 /// The SIMD state's `Powers::hg` need, unless every message this key will see is below the

@@ -221,3 +221,37 @@ fn rfc8439_on_every_poly1305_backend() {
         }
     }
 }
+
+/// The Horner group size g (a tuning knob) changes no output: every prime-field function on
+/// the portable and scalar backends, g = 1..8, lengths across several groups, one-shot and
+/// streamed in uneven pieces; out-of-range g and SIMD backends are errors.
+#[test]
+fn horner_group_knob_keeps_every_output() {
+    let mut rng = Rng(11);
+    let backends: Vec<Backend> = [Backend::Portable, Backend::Scalar]
+        .into_iter()
+        .filter(|b| b.cpu_supports())
+        .collect();
+    for alg in Algorithm::all().into_iter().filter(|a| a.prime().is_some()) {
+        let key = rng.bytes(alg.key_len());
+        let want_key = portable(alg, &key);
+        for &b in &backends {
+            for g in 1..=8 {
+                let k = Key::with_horner_group(alg, &key, b, g).unwrap();
+                for n in [0, 1, 15, 16, 17, 100, 250, 496, 497, 1000, 3001] {
+                    let msg = rng.bytes(n);
+                    let want = want_key.hash(&msg);
+                    assert_eq!(k.hash(&msg), want, "{alg} {b} g={g} n={n}");
+                    let mut h = Hasher::new(&k);
+                    for piece in msg.chunks(37) {
+                        h.update(piece).unwrap();
+                    }
+                    assert_eq!(h.finalize(), want, "{alg} {b} g={g} n={n} streamed");
+                }
+            }
+        }
+        assert!(Key::with_horner_group(alg, &key, Backend::Portable, 0).is_err());
+        assert!(Key::with_horner_group(alg, &key, Backend::Portable, 9).is_err());
+        assert!(Key::with_horner_group(alg, &key, Backend::Avx2, 4).is_err());
+    }
+}

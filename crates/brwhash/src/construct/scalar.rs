@@ -84,11 +84,11 @@ impl<F: PrimeField> Core<F> {
         let b = F::BLOCK;
         match self {
             Core::Poly(acc) => {
-                let xp = p
-                    .hx()
-                    .try_into()
-                    .expect("a streaming key has G Horner powers");
-                *acc = poly_group(xp, *acc, bytes)
+                *acc = match <&[F; G]>::try_from(p.hx()) {
+                    Ok(xp) => poly_group(xp, *acc, bytes),
+                    // A key with a smaller Horner group (`Key::with_horner_group`).
+                    Err(_) => poly_bytes(p.hx(), *acc, bytes),
+                }
             }
             Core::Brw(brw, _) => {
                 for chunk in bytes.chunks_exact(BRW_CHUNK * b) {
@@ -132,7 +132,13 @@ impl<F: PrimeField> Core<F> {
     fn finish(self, p: &Powers<F>, tail: &[u8], n: u64) -> F {
         let b = F::BLOCK;
         let length = F::from_u64(n.wrapping_mul(8));
-        let pad2 = |block: &[u8]| F::from_block(block, false);
+        let pad2 = |block: &[u8]| {
+            if block.len() == b {
+                F::load(block, false)
+            } else {
+                F::from_block(block, false)
+            }
+        };
         match self {
             Core::Poly(acc) => poly_bytes(p.hx(), acc, tail),
             Core::DHead(_) => poly_bytes(p.hx(), F::ZERO, tail),

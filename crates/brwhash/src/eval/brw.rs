@@ -143,11 +143,8 @@ impl<F: Field, const C: usize> Brw<F, C> {
         debug_assert_eq!(self.n, 0);
         self.i += 1;
         let k = self.i.trailing_zeros() as usize;
-        let mut tmp = if C == 4 {
-            ubrw_le3(sq, &chunk[..3])
-        } else {
-            ubrw(sq, &chunk[..C - 1])
-        };
+        // C - 1 = 2^w - 1 blocks: the straight-line evaluator.
+        let mut tmp = ubrw_full(sq, &chunk[..C - 1]);
         // Chunk i closes the k sibling subtrees that end here: add their products first.
         for e in self.stack.drain(self.stack.len() - k..) {
             tmp = F::wide_add(tmp, e);
