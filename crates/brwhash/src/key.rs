@@ -142,7 +142,13 @@ impl Key {
                 Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
             }
             family => {
+                let block = if alg.prime() == Some(Prime::P1271) {
+                    15
+                } else {
+                    16
+                };
                 let gamma_log = match family {
+                    Family::DHash(_, _) if horner_only(alg, max_len, block) => None,
                     Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
                     _ => simd_gamma_log(alg, backend, max_len),
@@ -504,13 +510,26 @@ fn powers_needed(
     gamma_log: Option<usize>,
     group: usize,
 ) -> (usize, usize) {
-    let horner_only = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
-    let n_sq = if horner_only {
-        gamma_log.map_or(1, |e| e + 1)
+    let blocks = max_len.div_ceil(block as u64).clamp(1, G as u64) as usize;
+    if horner_only(alg, max_len, block) {
+        // x^1 .. x^l at most: Horner's accumulator already carries the final factor x.
+        (gamma_log.map_or(1, |e| e + 1), blocks.min(group))
     } else {
-        squares_needed(max_len, block)
-    };
-    (n_sq, horner_powers_needed(max_len, block).min(group))
+        (
+            squares_needed(max_len, block),
+            horner_powers_needed(max_len, block).min(group),
+        )
+    }
+}
+
+/// Whether messages of up to `max_len` bytes are pure Horner: polyHash, Poly1305, and
+/// d-Hash below 2^d blocks (its polyHash branch, which needs no gamma and no squarings).
+fn horner_only(alg: Algorithm, max_len: u64, block: usize) -> bool {
+    match alg.family() {
+        Family::Poly1305 | Family::PolyHash(_) => true,
+        Family::DHash(d, _) => max_len <= ((1u64 << d) - 1) * block as u64,
+        _ => false,
+    }
 }
 
 /// The SIMD state's `Powers::hg` need, unless every message this key will see is below the
@@ -540,6 +559,88 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     let mut state = SimdState::<F>::new(key.alg, key.backend, Some(msg.len() as u64))?;
     state.update(p, msg);
     Some(state.finish(p))
+}
+
+/// Squarings the one-shot scalar path keeps on the stack: messages below 2^14 blocks.
+const ONE_SHOT_SQUARES: usize = 16;
+
+/// [`crate::hash`] of a prime-field function whose message goes to scalar code (the scalar
+/// backend, or a SIMD backend below its crossover): only the key powers the length needs,
+/// on the stack, and no `Key` or other allocation. `None` when the message takes another
+/// path (a SIMD backend past its crossover, the portable backend, a binary field, a wrong key
+/// length, 2^14 blocks or more).
+pub(crate) fn one_shot_scalar(
+    alg: Algorithm,
+    key: &[u8],
+    msg: &[u8],
+    requested: Option<Backend>,
+) -> Result<Option<Digest>, Error> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let Some(prime) = alg.prime() else {
+            return Ok(None);
+        };
+        if key.len() != alg.key_len() {
+            return Ok(None);
+        }
+        let backend = Backend::select(alg, requested)?;
+        let len = msg.len();
+        let scalar = backend == Backend::Scalar
+            || (backend != Backend::Portable
+                && len <= SimdState::<Fp1305>::crossover(alg, backend)
+                && crate::backend::scalar_here());
+        if !scalar {
+            return Ok(None);
+        }
+        let block = if prime == Prime::P1271 { 15 } else { 16 };
+        let gamma_log = match alg.family() {
+            Family::DHash(_, _) if horner_only(alg, len as u64, block) => None,
+            Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
+            _ => None,
+        };
+        let mut k16 = [0u8; 16];
+        k16.copy_from_slice(&key[..16]);
+        let digest = if horner_only(alg, len as u64, block) {
+            // Only x^1 .. x^l: no `Powers` at all.
+            if prime == Prime::P1271 {
+                let x = Fp1271::from_key(&k16);
+                prime_digest(crate::backend::scalar::horner(x, msg), None)
+            } else if alg == Algorithm::POLY1305 {
+                let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
+                let x = Fp1305::from_key(&r.to_le_bytes());
+                let mut s = [0u8; 16];
+                s.copy_from_slice(&key[16..32]);
+                let d = prime_digest(crate::backend::scalar::horner(x, msg), Some(&s));
+                s.zeroize();
+                d
+            } else {
+                let x = Fp1305::from_key(&k16);
+                prime_digest(crate::backend::scalar::horner(x, msg), None)
+            }
+        } else {
+            let (n_sq, n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
+            if n_sq > ONE_SHOT_SQUARES {
+                k16.zeroize();
+                return Ok(None);
+            }
+            if prime == Prime::P1271 {
+                let x = Fp1271::from_key(&k16);
+                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
+                prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
+            } else {
+                let x = Fp1305::from_key(&k16);
+                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
+                prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
+            }
+        };
+        k16.zeroize();
+        Ok(Some(digest))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (alg, key, msg, requested);
+        Ok(None)
+    }
 }
 
 /// `out(v)`; with Poly1305's s, the tag (v + s) mod 2^128.

@@ -71,6 +71,9 @@ pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
     if len > MAX_MESSAGE_BYTES {
         return Err(Error::MessageTooLong);
     }
+    if let Some(d) = key::one_shot_scalar(alg, key, msg, None)? {
+        return Ok(d);
+    }
     Ok(Key::for_length(alg, key, len)?.hash(msg))
 }
 
@@ -85,6 +88,9 @@ pub fn hash_with_backend(
     let len = msg.len() as u64;
     if len > MAX_MESSAGE_BYTES {
         return Err(Error::MessageTooLong);
+    }
+    if let Some(d) = key::one_shot_scalar(alg, key, msg, Some(backend))? {
+        return Ok(d);
     }
     Ok(Key::for_length_with(alg, key, len, Some(backend))?.hash(msg))
 }

@@ -430,7 +430,17 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_finish(h, p) }
     }
 
-    pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+    /// polyHash / Poly1305 of `msg` from the key alone (`construct::horner_one_shot`).
+    pub(crate) fn horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_horner(x, msg) }
+    }
+
+    pub(crate) fn one_shot<F: PrimeField, const S: usize>(
+        alg: Algorithm,
+        p: &Powers<F, S>,
+        msg: &[u8],
+    ) -> F {
         debug_assert!(super::scalar_here());
         unsafe { x86::scalar_one_shot(alg, p, msg) }
     }

@@ -54,7 +54,12 @@ impl<F: Field> DecBrw<F> {
 /// The final step from the c stream values Q_1..Q_c: x * (x * Poly(x^D; Q) + L).
 /// (Always inlined: it runs inside the backends' entry points, with their features.)
 #[inline(always)]
-pub(super) fn combine<F: Field>(p: &Powers<F>, values: &[F], blocks: u64, length: F) -> F {
+pub(super) fn combine<F: Field, const S: usize>(
+    p: &Powers<F, S>,
+    values: &[F],
+    blocks: u64,
+    length: F,
+) -> F {
     let q = blocks.div_ceil(values.len() as u64);
     // x^D = sq[bit length of q] (for L = 0, q = 0: sq[0] = x^1, as defined); its squares follow.
     let j = (u64::BITS - q.leading_zeros()) as usize;

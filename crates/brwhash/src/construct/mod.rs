@@ -16,7 +16,7 @@ pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{BinHasher, BinLanes, BinWide};
 
 pub(crate) use polyhash::PolyLanes;
-pub(crate) use scalar::{one_shot as scalar_one_shot, ScalarHasher};
+pub(crate) use scalar::{horner_one_shot, one_shot as scalar_one_shot, ScalarHasher};
 
 use crate::algorithm::Family;
 use crate::backend::{Backend, SimdPrime, SimdState};
@@ -35,9 +35,9 @@ pub(crate) const CHUNK: usize = 16;
 
 /// Key powers, computed once per key (or once per one-shot call, only as many as needed).
 #[derive(Clone)]
-pub(crate) struct Powers<F: Field> {
+pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     /// sq[j] = x^(2^j) (sq[0] is the key x), for j below the count computed.
-    pub sq: [F; SQUARES],
+    pub sq: [F; S],
     /// hx[j - 1] = x^j for j = 1..=n_hx (n_hx <= G): Horner in x; read through `hx()`.
     hx: [F; G],
     /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L).
@@ -46,33 +46,61 @@ pub(crate) struct Powers<F: Field> {
     n_sq: usize,
     /// Entries of `hx` computed: the Horner group size g in x.
     n_hx: usize,
+    /// Whether `hg` was computed.
+    has_hg: bool,
 }
 
-impl<F: Field> Powers<F> {
+impl<F: Field, const S: usize> Powers<F, S> {
     /// Powers of `x`: `n_sq` squarings, the Horner powers x^1..x^n_hx, and G powers of
     /// gamma = x^(2^gamma_log). (Always inlined, so a SIMD field's powers compute inside a
     /// `#[target_feature]` caller.)
     #[inline(always)]
     pub fn new(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Box<Self> {
-        let n_sq = n_sq.clamp(1, SQUARES);
-        let n_hx = n_hx.clamp(1, G);
         let mut p = Box::new(Powers {
-            sq: [F::ZERO; SQUARES],
+            sq: [F::ZERO; S],
             hx: [F::ZERO; G],
             hg: [F::ZERO; G],
-            n_sq,
-            n_hx,
+            n_sq: 0,
+            n_hx: 0,
+            has_hg: false,
         });
-        p.sq[0] = x;
-        for j in 1..n_sq {
-            p.sq[j] = p.sq[j - 1].square();
-        }
-        fill_powers(&mut p.hx[..n_hx], x);
-        if let Some(e) = gamma_log {
-            let gamma = p.sq[e];
-            fill_powers(&mut p.hg, gamma);
-        }
+        p.fill(x, n_sq, n_hx, gamma_log);
         p
+    }
+
+    /// [`new`](Self::new) on the stack, for one-shot hashing with a small `S` (as many
+    /// squarings as the message needs): no allocation.
+    #[inline(always)]
+    pub fn on_stack(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Self {
+        let mut p = Powers {
+            sq: [F::ZERO; S],
+            hx: [F::ZERO; G],
+            hg: [F::ZERO; G],
+            n_sq: 0,
+            n_hx: 0,
+            has_hg: false,
+        };
+        p.fill(x, n_sq, n_hx, gamma_log);
+        p
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) {
+        let n_sq = n_sq.clamp(1, S);
+        let n_hx = n_hx.clamp(1, G);
+        self.n_sq = n_sq;
+        self.n_hx = n_hx;
+        self.sq[0] = x;
+        for j in 1..n_sq {
+            self.sq[j] = self.sq[j - 1].square();
+        }
+        fill_powers(&mut self.hx[..n_hx], x);
+        if let Some(e) = gamma_log {
+            debug_assert!(e < n_sq);
+            let gamma = self.sq[e];
+            fill_powers(&mut self.hg, gamma);
+            self.has_hg = true;
+        }
     }
 
     pub fn x(&self) -> F {
@@ -94,14 +122,18 @@ fn fill_powers<F: Field>(out: &mut [F], base: F) {
     }
 }
 
-impl<F: Field> Drop for Powers<F> {
+impl<F: Field, const S: usize> Drop for Powers<F, S> {
     fn drop(&mut self) {
-        // Only the computed squarings hold key material; the rest were never written.
+        // Only the computed powers hold key material; the rest were never written.
         for e in &mut self.sq[..self.n_sq] {
             e.zeroize();
         }
-        self.hx.zeroize();
-        self.hg.zeroize();
+        for e in &mut self.hx[..self.n_hx] {
+            e.zeroize();
+        }
+        if self.has_hg {
+            self.hg.zeroize();
+        }
     }
 }
 

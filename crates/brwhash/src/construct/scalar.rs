@@ -80,7 +80,7 @@ impl<F: PrimeField> Core<F> {
 
     /// Absorb one whole chunk (`chunk_bytes()` bytes).
     #[inline(always)]
-    fn absorb(&mut self, p: &Powers<F>, bytes: &[u8]) {
+    fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, bytes: &[u8]) {
         let b = F::BLOCK;
         match self {
             Core::Poly(acc) => {
@@ -101,10 +101,10 @@ impl<F: PrimeField> Core<F> {
             }
             Core::TwoL(outer, d) => {
                 let v = match d {
-                    2 => super_block::<F, 3>(p, bytes),
-                    3 => super_block::<F, 7>(p, bytes),
-                    4 => super_block::<F, 15>(p, bytes),
-                    _ => super_block::<F, 31>(p, bytes),
+                    2 => super_block::<F, 3, S>(p, bytes),
+                    3 => super_block::<F, 7, S>(p, bytes),
+                    4 => super_block::<F, 15, S>(p, bytes),
+                    _ => super_block::<F, 31, S>(p, bytes),
                 };
                 outer.push(&p.hg, v);
             }
@@ -129,7 +129,7 @@ impl<F: PrimeField> Core<F> {
     /// The value v of the message whose bytes after the last whole chunk are `tail`
     /// (shorter than a chunk; for d-Hash's head, at most 2^d - 1 blocks); `n` is its length.
     #[inline(always)]
-    fn finish(self, p: &Powers<F>, tail: &[u8], n: u64) -> F {
+    fn finish<const S: usize>(self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
         let b = F::BLOCK;
         let length = F::from_u64(n.wrapping_mul(8));
         let pad2 = |block: &[u8]| {
@@ -209,7 +209,10 @@ impl<F: PrimeField> Core<F> {
 
 /// BRW(x; the DELTA pad2 blocks of `bytes`): a d-2LHash super-block, straight-line code.
 #[inline(always)]
-fn super_block<F: PrimeField, const DELTA: usize>(p: &Powers<F>, bytes: &[u8]) -> F {
+fn super_block<F: PrimeField, const DELTA: usize, const S: usize>(
+    p: &Powers<F, S>,
+    bytes: &[u8],
+) -> F {
     let b = F::BLOCK;
     let mut ms = [F::ZERO; DELTA];
     for (m, block) in ms.iter_mut().zip(bytes.chunks_exact(b)) {
@@ -222,19 +225,24 @@ fn super_block<F: PrimeField, const DELTA: usize>(p: &Powers<F>, bytes: &[u8]) -
 /// allocation: each stream's blocks gathered into an array (of the smallest size of 4, 8, 16,
 /// 32 that holds them) and BRW-hashed by [`brw_short`]. `None` for longer messages.
 #[inline(always)]
-fn dec_short<F: PrimeField>(p: &Powers<F>, c: usize, msg: &[u8]) -> Option<F> {
+fn dec_short<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[u8]) -> Option<F> {
     let q = msg.len().div_ceil(F::BLOCK).div_ceil(c);
     match q {
-        0..=4 => Some(dec_streams::<F, 4>(p, c, msg, q)),
-        5..=8 => Some(dec_streams::<F, 8>(p, c, msg, q)),
-        9..=16 => Some(dec_streams::<F, 16>(p, c, msg, q)),
-        17..=32 => Some(dec_streams::<F, 32>(p, c, msg, q)),
+        0..=4 => Some(dec_streams::<F, 4, S>(p, c, msg, q)),
+        5..=8 => Some(dec_streams::<F, 8, S>(p, c, msg, q)),
+        9..=16 => Some(dec_streams::<F, 16, S>(p, c, msg, q)),
+        17..=32 => Some(dec_streams::<F, 32, S>(p, c, msg, q)),
         _ => None,
     }
 }
 
 #[inline(always)]
-fn dec_streams<F: PrimeField, const Q: usize>(p: &Powers<F>, c: usize, msg: &[u8], q: usize) -> F {
+fn dec_streams<F: PrimeField, const Q: usize, const S: usize>(
+    p: &Powers<F, S>,
+    c: usize,
+    msg: &[u8],
+    q: usize,
+) -> F {
     let b = F::BLOCK;
     let mut values = [F::ZERO; 16];
     let mut ms = [F::ZERO; Q];
@@ -358,9 +366,48 @@ impl<F: PrimeField> ScalarHasher<F> {
     }
 }
 
+/// x * Poly(x; pad1(msg)) with `xp[j - 1]` = x^j (groups of `xp.len()` blocks).
+#[inline(always)]
+fn horner<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
+    let mut acc = F::ZERO;
+    let mut rest = msg;
+    if let Ok(xp) = <&[F; G]>::try_from(xp) {
+        let whole = msg.len() / (G * F::BLOCK) * (G * F::BLOCK);
+        for group in msg[..whole].chunks_exact(G * F::BLOCK) {
+            acc = poly_group(xp, acc, group);
+        }
+        rest = &msg[whole..];
+    }
+    poly_bytes(xp, acc, rest)
+}
+
+/// polyHash / Poly1305 (and d-Hash's polyHash branch) of `msg` in one call from the key `x`
+/// alone: the powers x^1 .. x^n (n = the block count, at most G) on the stack, wiped after.
+#[inline(always)]
+pub(crate) fn horner_one_shot<F: PrimeField>(x: F, msg: &[u8]) -> F {
+    let n = msg.len().div_ceil(F::BLOCK).clamp(1, G);
+    let mut xp = [F::ZERO; G];
+    xp[0] = x;
+    // x^(j+1) = x^h * x^(j+1-h), h the largest power of two below j + 1: a dependency chain
+    // of lg n products instead of n - 1.
+    for j in 1..n {
+        let h = 1 << (usize::BITS - 1 - j.leading_zeros());
+        xp[j] = xp[h - 1].mul(xp[j - h]);
+    }
+    let v = horner(&xp[..n], msg);
+    for e in &mut xp[..n] {
+        zeroize::Zeroize::zeroize(e);
+    }
+    v
+}
+
 /// The value v of `msg` in one call: whole chunks straight from `msg`, then the rest.
 #[inline(always)]
-pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+pub(crate) fn one_shot<F: PrimeField, const S: usize>(
+    alg: Algorithm,
+    p: &Powers<F, S>,
+    msg: &[u8],
+) -> F {
     // Horner-only messages (polyHash, Poly1305, a short d-Hash) need no state at all.
     let horner_only = match alg.family() {
         Family::Poly1305 | Family::PolyHash(_) => true,
@@ -368,17 +415,7 @@ pub(crate) fn one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8])
         _ => false,
     };
     if horner_only {
-        let xp = p.hx();
-        let mut acc = F::ZERO;
-        let mut rest = msg;
-        if let Ok(xp) = <&[F; G]>::try_from(xp) {
-            let whole = msg.len() / (G * F::BLOCK) * (G * F::BLOCK);
-            for group in msg[..whole].chunks_exact(G * F::BLOCK) {
-                acc = poly_group(xp, acc, group);
-            }
-            rest = &msg[whole..];
-        }
-        return poly_bytes(xp, acc, rest);
+        return horner(p.hx(), msg);
     }
     if let Family::DecBrwHash(c, _) = alg.family() {
         if let Some(v) = dec_short(p, c as usize, msg) {

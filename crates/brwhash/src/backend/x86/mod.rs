@@ -68,8 +68,17 @@ pub(crate) fn scalar_finish<F: PrimeField>(s: ScalarHasher<F>, p: &Powers<F>) ->
 }
 
 #[target_feature(enable = "bmi2")]
-pub(crate) fn scalar_one_shot<F: PrimeField>(alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+pub(crate) fn scalar_one_shot<F: PrimeField, const S: usize>(
+    alg: Algorithm,
+    p: &Powers<F, S>,
+    msg: &[u8],
+) -> F {
     crate::construct::scalar_one_shot(alg, p, msg)
+}
+
+#[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
+    crate::construct::horner_one_shot(x, msg)
 }
 
 /// Entry points: each compiles a construction's hot path with the backend's features.
