@@ -366,6 +366,50 @@ impl<F: PrimeField> ScalarHasher<F> {
     }
 }
 
+/// d-2LHash of `msg` in one call, without a `Core`: the super-blocks straight from `msg` into
+/// Horner in gamma, then x * Poly(x; that value, the blocks after them, L).
+#[inline(always)]
+fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    let delta = (1usize << d) - 1;
+    let l = msg.len().div_ceil(b);
+    // Bytes of the complete super-blocks (the last may end with the short last block).
+    let sb_bytes = (l / delta * delta * b).min(msg.len());
+    let mut outer = Horner::default();
+    let mut whole = msg[..sb_bytes].chunks(delta * b);
+    for chunk in &mut whole {
+        let v = if chunk.len() == delta * b {
+            match d {
+                2 => super_block::<F, 3, S>(p, chunk),
+                3 => super_block::<F, 7, S>(p, chunk),
+                4 => super_block::<F, 15, S>(p, chunk),
+                _ => super_block::<F, 31, S>(p, chunk),
+            }
+        } else {
+            // The last super-block, ending with the short last block.
+            let mut ms = [F::ZERO; 31];
+            for (m, block) in ms.iter_mut().zip(chunk.chunks(b)) {
+                *m = F::from_block(block, false);
+            }
+            brw_short(&p.sq, &ms[..delta])
+        };
+        outer.push(&p.hg, v);
+    }
+    let mut values = [F::ZERO; 33];
+    values[0] = outer.value(&p.hg);
+    let mut k = 1;
+    for block in msg[sb_bytes..].chunks(b) {
+        values[k] = if block.len() == b {
+            F::load(block, false)
+        } else {
+            F::from_block(block, false)
+        };
+        k += 1;
+    }
+    values[k] = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    x_poly(p.hx(), F::ZERO, &values[..=k])
+}
+
 /// x * Poly(x; pad1(msg)) with `xp[j - 1]` = x^j (groups of `xp.len()` blocks).
 #[inline(always)]
 fn horner<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
@@ -417,10 +461,14 @@ pub(crate) fn one_shot<F: PrimeField, const S: usize>(
     if horner_only {
         return horner(p.hx(), msg);
     }
-    if let Family::DecBrwHash(c, _) = alg.family() {
-        if let Some(v) = dec_short(p, c as usize, msg) {
-            return v;
+    match alg.family() {
+        Family::DecBrwHash(c, _) => {
+            if let Some(v) = dec_short(p, c as usize, msg) {
+                return v;
+            }
         }
+        Family::TwoLHash(d, _) | Family::DHash(d, _) => return two_level(p, d, msg),
+        _ => {}
     }
     let mut core = Core::new(alg, Some(msg.len() as u64));
     let whole = match core {
