@@ -14,6 +14,12 @@ fn brwhash() -> Command {
     cmd
 }
 
+/// Runs `cmd`, which must succeed, and returns its standard output.
+fn success_stdout(cmd: &mut Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
 /// `brwhash bench --quick` of polyHash1305 at the given lengths.
 fn quick_polyhash(lengths: &str) -> Command {
     let mut cmd = brwhash();
@@ -34,19 +40,15 @@ fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
     let json = dir.path().join("bench.json");
     let svg = dir.path().join("bench.svg");
     let md = dir.path().join("bench.md");
-    let out = quick_polyhash("64,1024")
-        .arg("--json")
-        .arg(&json)
-        .arg("--svg")
-        .arg(&svg)
-        .arg("--markdown")
-        .arg(&md)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stdout = String::from_utf8(out).unwrap();
+    let stdout = success_stdout(
+        quick_polyhash("64,1024")
+            .arg("--json")
+            .arg(&json)
+            .arg("--svg")
+            .arg(&svg)
+            .arg("--markdown")
+            .arg(&md),
+    );
 
     // Machine and clock at the top, then the table.
     assert!(stdout.contains("CPU: "), "{stdout}");
@@ -135,26 +137,19 @@ fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
 
 #[test]
 fn no_peers_and_one_mode() {
-    let out = brwhash()
-        .args([
-            "bench",
-            "--quick",
-            "--no-peers",
-            "--mode",
-            "key",
-            "--backends",
-            "portable",
-            "--alg",
-            "4-Hash1271,polyHash1271",
-            "--lengths",
-            "100",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stdout = String::from_utf8(out).unwrap();
+    let stdout = success_stdout(brwhash().args([
+        "bench",
+        "--quick",
+        "--no-peers",
+        "--mode",
+        "key",
+        "--backends",
+        "portable",
+        "--alg",
+        "4-Hash1271,polyHash1271",
+        "--lengths",
+        "100",
+    ]));
     let rows: Vec<&str> = stdout
         .lines()
         .filter(|l| l.starts_with("| brwhash "))
@@ -208,14 +203,12 @@ fn an_unwritable_output_fails_before_measuring() {
 /// OpenSSL with its SIMD code hidden.
 #[test]
 fn default_row_and_the_scalar_peers() {
-    let out = quick_polyhash("64")
-        .args(["--backends", "default,portable", "--mode", "key"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stdout = String::from_utf8(out).unwrap();
+    let stdout = success_stdout(quick_polyhash("64").args([
+        "--backends",
+        "default,portable",
+        "--mode",
+        "key",
+    ]));
     let default = brwhash::Backend::select(brwhash::Algorithm::POLYHASH1305, None).unwrap();
     assert!(
         stdout.contains(&format!(

@@ -56,14 +56,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
     /// `#[target_feature]` caller.)
     #[inline(always)]
     pub fn new(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Box<Self> {
-        let mut p = Box::new(Powers {
-            sq: [F::ZERO; S],
-            hx: [F::ZERO; G],
-            hg: [F::ZERO; G],
-            n_sq: 0,
-            n_hx: 0,
-            has_hg: false,
-        });
+        let mut p = Box::new(Self::empty());
         p.fill(x, n_sq, n_hx, gamma_log);
         p
     }
@@ -72,16 +65,21 @@ impl<F: Field, const S: usize> Powers<F, S> {
     /// squarings as the message needs): no allocation.
     #[inline(always)]
     pub fn on_stack(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Self {
-        let mut p = Powers {
+        let mut p = Self::empty();
+        p.fill(x, n_sq, n_hx, gamma_log);
+        p
+    }
+
+    #[inline(always)]
+    fn empty() -> Self {
+        Powers {
             sq: [F::ZERO; S],
             hx: [F::ZERO; G],
             hg: [F::ZERO; G],
             n_sq: 0,
             n_hx: 0,
             has_hg: false,
-        };
-        p.fill(x, n_sq, n_hx, gamma_log);
-        p
+        }
     }
 
     #[inline(always)]
