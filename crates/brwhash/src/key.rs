@@ -598,42 +598,43 @@ pub(crate) fn one_shot_scalar(
             Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
             _ => None,
         };
-        let mut k16 = [0u8; 16];
-        k16.copy_from_slice(&key[..16]);
+        // The key halves as integers: one wipe each (a byte array is wiped byte by byte).
+        let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
         let digest = if horner_only(alg, len as u64, block) {
             // Only x^1 .. x^l: no `Powers` at all.
             if prime == Prime::P1271 {
-                let x = Fp1271::from_key(&k16);
+                let x = Fp1271::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             } else if alg == Algorithm::POLY1305 {
-                let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
-                let x = Fp1305::from_key(&r.to_le_bytes());
-                let mut s = [0u8; 16];
-                s.copy_from_slice(&key[16..32]);
-                let d = prime_digest(crate::backend::scalar::horner(x, msg), Some(&s));
+                let x = Fp1305::from_key(&(k & POLY1305_CLAMP).to_le_bytes());
+                let mut s = u128::from_le_bytes(key[16..32].try_into().expect("32 key bytes"));
+                let d = prime_digest(
+                    crate::backend::scalar::horner(x, msg),
+                    Some(&s.to_le_bytes()),
+                );
                 s.zeroize();
                 d
             } else {
-                let x = Fp1305::from_key(&k16);
+                let x = Fp1305::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             }
         } else {
             let (n_sq, n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
             if n_sq > ONE_SHOT_SQUARES {
-                k16.zeroize();
+                k.zeroize();
                 return Ok(None);
             }
             if prime == Prime::P1271 {
-                let x = Fp1271::from_key(&k16);
+                let x = Fp1271::from_key(&k.to_le_bytes());
                 let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             } else {
-                let x = Fp1305::from_key(&k16);
+                let x = Fp1305::from_key(&k.to_le_bytes());
                 let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             }
         };
-        k16.zeroize();
+        k.zeroize();
         Ok(Some(digest))
     }
     #[cfg(not(target_arch = "x86_64"))]

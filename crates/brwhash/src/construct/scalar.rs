@@ -416,6 +416,9 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
 /// x * Poly(x; pad1(msg)) with `xp[j - 1]` = x^j (groups of `xp.len()` blocks).
 #[inline(always)]
 fn horner<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
+    if msg.len() <= xp.len() * F::BLOCK {
+        return first_group(xp, msg);
+    }
     let mut acc = F::ZERO;
     let mut rest = msg;
     if let Ok(xp) = <&[F; G]>::try_from(xp) {
@@ -426,6 +429,28 @@ fn horner<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
         rest = &msg[whole..];
     }
     poly_bytes(xp, acc, rest)
+}
+
+/// x * Poly(x; pad1(msg)) for a message of one group (at most `xp.len()` blocks, at least
+/// one byte): as `poly_bytes` from a zero accumulator, so the first product is a block
+/// product too.
+#[inline(always)]
+fn first_group<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    if msg.is_empty() {
+        return F::ZERO;
+    }
+    let n = msg.len().div_ceil(b);
+    let mut s = F::Wide::default();
+    for (i, block) in msg.chunks(b).enumerate() {
+        let m = if block.len() == b {
+            F::load(block, true)
+        } else {
+            F::from_block(block, true)
+        };
+        s = F::wide_add(s, xp[n - 1 - i].mul_block_wide(m));
+    }
+    F::reduce(s)
 }
 
 /// polyHash / Poly1305 (and d-Hash's polyHash branch) of `msg` in one call from the key `x`
