@@ -9,6 +9,10 @@ use crate::{Algorithm, Backend, Digest, Error, Hasher, Key, Tag};
 /// A one-time MAC key: tau || s. **A key must never authenticate two different messages**;
 /// derive a fresh (tau, s) per message, e.g. from a stream cipher and a nonce.
 ///
+/// A `Mac` computes the key powers for messages of any length (and for streaming with
+/// [`Mac::hasher`]); for one message in one call, [`crate::mac`] is cheaper: it computes
+/// only the powers that message needs.
+///
 /// ```
 /// use brwhash::{Algorithm, Mac};
 /// let alg: Algorithm = "4-Hash1271".parse()?;

@@ -146,3 +146,33 @@ fn keys_1271_ignore_top_bits() {
         assert_eq!(a.as_ref()[15] & 0xc0, 0);
     }
 }
+
+/// The one-shot `brwhash::mac` (key powers for this length only) gives the tag of a `Mac`
+/// (powers for any length) and of its streaming hasher, for every algorithm with a MAC mode.
+#[test]
+fn one_shot_mac_agrees_with_mac_key() {
+    let mut r = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        r
+    };
+    for alg in Algorithm::all()
+        .into_iter()
+        .filter(|a| a.mac_key_len().is_some())
+    {
+        let key: Vec<u8> = (0..alg.mac_key_len().unwrap())
+            .map(|_| next() as u8)
+            .collect();
+        let mac = brwhash::Mac::new(alg, &key).unwrap();
+        for n in [0, 1, 15, 16, 17, 200, 500, 1000, 3000] {
+            let msg: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+            let tag = brwhash::mac(alg, &key, &msg).unwrap();
+            assert_eq!(tag, mac.tag(&msg), "{alg} n={n}");
+            let mut h = mac.hasher();
+            h.update(&msg).unwrap();
+            assert_eq!(h.finalize(), tag, "{alg} n={n} streamed");
+        }
+    }
+}
