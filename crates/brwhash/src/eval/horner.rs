@@ -58,6 +58,12 @@ impl<F: Field> Horner<F> {
         self.n = 0;
     }
 
+    /// Blocks pushed since the last reduction (0 at a group boundary).
+    #[inline(always)]
+    pub fn pending(&self) -> usize {
+        self.n
+    }
+
     /// Poly(base; all blocks pushed), continuing from the initial accumulator.
     #[inline(always)]
     pub fn finish(mut self, powers: &[F]) -> F {
