@@ -104,22 +104,8 @@ pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<D
 /// [`hash`], it computes only the key powers this message's length needs (a [`Mac`] is
 /// ready for any length and for streaming, which costs more to set up).
 pub fn mac(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Tag, Error> {
-    let expected = alg
-        .mac_key_len()
-        .ok_or_else(|| Error::NoMacMode(alg.to_string()))?;
-    if key.len() != expected {
-        return Err(Error::KeyLength {
-            algorithm: alg.to_string(),
-            mode: "mac",
-            expected,
-            got: key.len(),
-        });
-    }
-    let (tau, s) = key.split_at(alg.key_len());
-    let digest = hash(alg, tau, msg)?;
-    let mut s32 = [0u8; 32];
-    s32[..s.len()].copy_from_slice(s);
-    let tag = mac::mac_tag(alg, digest, &s32);
-    zeroize::Zeroize::zeroize(&mut s32);
-    Ok(tag)
+    let (tau, mut s) = mac::split_key(alg, key)?;
+    let tag = hash(alg, tau, msg).map(|digest| mac::mac_tag(alg, digest, &s));
+    zeroize::Zeroize::zeroize(&mut s);
+    tag
 }

@@ -40,24 +40,11 @@ impl Mac {
     }
 
     fn build(alg: Algorithm, key: &[u8], backend: Option<Backend>) -> Result<Mac, Error> {
-        let expected = alg
-            .mac_key_len()
-            .ok_or_else(|| Error::NoMacMode(alg.to_string()))?;
-        if key.len() != expected {
-            return Err(Error::KeyLength {
-                algorithm: alg.to_string(),
-                mode: "mac",
-                expected,
-                got: key.len(),
-            });
-        }
-        let (tau, s_bytes) = key.split_at(alg.key_len());
+        let (tau, s) = split_key(alg, key)?;
         let key = match backend {
             Some(b) => Key::with_backend(alg, tau, b)?,
             None => Key::new(alg, tau)?,
         };
-        let mut s = [0u8; 32];
-        s[..s_bytes.len()].copy_from_slice(s_bytes);
         Ok(Mac { key, s })
     }
 
@@ -97,6 +84,26 @@ impl Mac {
     fn finish(&self, digest: Digest) -> Tag {
         mac_tag(self.key.algorithm(), digest, &self.s)
     }
+}
+
+/// A MAC key tau || s split into tau and s (zero-padded to 32 bytes; the caller wipes it),
+/// after checking that `alg` has a MAC mode and the key's length.
+pub(crate) fn split_key(alg: Algorithm, key: &[u8]) -> Result<(&[u8], [u8; 32]), Error> {
+    let expected = alg
+        .mac_key_len()
+        .ok_or_else(|| Error::NoMacMode(alg.to_string()))?;
+    if key.len() != expected {
+        return Err(Error::KeyLength {
+            algorithm: alg.to_string(),
+            mode: "mac",
+            expected,
+            got: key.len(),
+        });
+    }
+    let (tau, s_bytes) = key.split_at(alg.key_len());
+    let mut s = [0u8; 32];
+    s[..s_bytes.len()].copy_from_slice(s_bytes);
+    Ok((tau, s))
 }
 
 /// tag = (digest + (s mod 2^mu)) mod 2^mu for the primes, digest XOR s for binary fields.
