@@ -221,9 +221,22 @@ impl Key {
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s);
+        // Hash2L below one VPCLMULQDQ group (or on PCLMULQDQ): no streaming state at all.
+        #[cfg(target_arch = "x86_64")]
+        let narrow = |group: usize| {
+            !self.alg.is_vector() && (self.backend == Backend::Pclmul || msg.len() < group)
+        };
         let simd = match &self.material {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
             Material::P1305(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, s)),
+            #[cfg(target_arch = "x86_64")]
+            Material::G128c(p) if narrow(4 * 496) => {
+                Some(binary_digest(clmul128::one_shot(p, msg)))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Material::G256c(p) if narrow(4 * 992) => {
+                Some(binary_digest(clmul256::one_shot(p, msg)))
+            }
             _ => None,
         };
         if let Some(digest) = simd {

@@ -450,7 +450,7 @@ pub(crate) mod scalar {
 /// points. SAFETY (every function): a `Gf128c` / `Gf256c` key or state exists only for a key
 /// whose backend passed `Backend::check` for `pclmul`, so the CPU has PCLMULQDQ and SSE4.1.
 macro_rules! clmul_module {
-    ($module:ident, $field:ident, $path:ident, $update:ident, $next:ident, $finish:ident, $powers:ident) => {
+    ($module:ident, $field:ident, $path:ident, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident) => {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
@@ -476,6 +476,10 @@ macro_rules! clmul_module {
             ) -> Box<Powers<$field>> {
                 unsafe { x86::$powers(x, n_sq, gamma_log) }
             }
+
+            pub(crate) fn one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
+                unsafe { x86::$one_shot(p, msg) }
+            }
         }
     };
 }
@@ -487,7 +491,8 @@ clmul_module!(
     bin128_update,
     bin128_next,
     bin128_finish,
-    bin128_powers
+    bin128_powers,
+    bin128_one_shot
 );
 clmul_module!(
     clmul256,
@@ -496,7 +501,8 @@ clmul_module!(
     bin256_update,
     bin256_next,
     bin256_finish,
-    bin256_powers
+    bin256_powers,
+    bin256_one_shot
 );
 
 /// Hash2L / vecHash2L on VPCLMULQDQ (`x86::gf128x4`, `x86::gf256x4`). SAFETY (every

@@ -7,11 +7,45 @@
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
 use super::{Blocks, Held, Powers};
+use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Horner};
 use crate::field::{BinaryField, Field};
 
 /// Super-block size eta.
 const ETA: usize = 31;
+
+/// Hash2L of `msg` in one call, without a streaming state: whole super-blocks straight from
+/// `msg` (31 loads, straight-line BRW), the last one shorter, Horner in x^32 over them, then
+/// x * (x * acc + L).
+#[inline(always)]
+pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
+    let b = F::BYTES;
+    let mut horner = Horner::default();
+    let mut whole = msg.chunks_exact(ETA * b);
+    for chunk in &mut whole {
+        let mut ms = [F::ZERO; ETA];
+        for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
+            *m = F::from_bytes(block);
+        }
+        horner.push(&p.hg, F::reduce(ubrw_full(&p.sq, &ms)));
+    }
+    let rest = whole.remainder();
+    if !rest.is_empty() || msg.is_empty() {
+        // The last super-block: r < 31 blocks, the last zero-padded; the empty message is one
+        // all-zero block.
+        let mut ms = [F::ZERO; ETA];
+        let mut r = 0;
+        for block in rest.chunks(b) {
+            ms[r] = F::from_bytes(block);
+            r += 1;
+        }
+        horner.push(&p.hg, brw_short(&p.sq, &ms[..r.max(1)]));
+    }
+    let acc = horner.finish(&p.hg);
+    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
+    // x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction.
+    F::reduce(F::wide_add(p.sq[1].mul_wide(acc), p.x().mul_wide(length)))
+}
 
 #[derive(Clone)]
 pub(crate) struct BinHasher<F: BinaryField> {

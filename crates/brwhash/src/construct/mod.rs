@@ -13,7 +13,7 @@ mod scalar;
 mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
-pub(crate) use hash2l::{BinHasher, BinLanes, BinWide};
+pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
 pub(crate) use polyhash::PolyLanes;
 pub(crate) use scalar::{horner_one_shot, one_shot as scalar_one_shot, ScalarHasher};

@@ -29,26 +29,29 @@ pub fn ubrw_le3<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
 pub fn ubrw_full<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     match ms.len() {
         3 => ubrw_le3(sq, ms),
-        7 => ubrw_half(sq, ms, 2, ubrw_le3),
-        15 => ubrw_half(sq, ms, 3, |sq, m| ubrw_half(sq, m, 2, ubrw_le3)),
-        31 => ubrw_half(sq, ms, 4, |sq, m| {
-            ubrw_half(sq, m, 3, |sq, m| ubrw_half(sq, m, 2, ubrw_le3))
-        }),
+        7 => ubrw7(sq, ms),
+        15 => ubrw15(sq, ms),
+        31 => {
+            let head = F::reduce(ubrw15(sq, &ms[..15])).mul_wide(sq.sq(4).add_block(ms[15]));
+            F::wide_add(head, ubrw15(sq, &ms[16..]))
+        }
         k => unreachable!("ubrw_full of {k} blocks"),
     }
 }
 
-/// One level of [`ubrw_full`]: `half` evaluates each half, x^(2^e) = x^(L+1).
+// The levels of `ubrw_full` as separate always-inlined functions, not closures: SIMD field
+// types must inline whole into their `#[target_feature]` callers (see `backend::x86`).
+
 #[inline(always)]
-fn ubrw_half<F: Field, P: SqTable<F> + ?Sized>(
-    sq: &P,
-    ms: &[F],
-    e: usize,
-    half: impl Fn(&P, &[F]) -> F::Wide,
-) -> F::Wide {
-    let l = ms.len() / 2;
-    let head = F::reduce(half(sq, &ms[..l])).mul_wide(sq.sq(e).add_block(ms[l]));
-    F::wide_add(head, half(sq, &ms[l + 1..]))
+fn ubrw7<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+    let head = F::reduce(ubrw_le3(sq, &ms[..3])).mul_wide(sq.sq(2).add_block(ms[3]));
+    F::wide_add(head, ubrw_le3(sq, &ms[4..7]))
+}
+
+#[inline(always)]
+fn ubrw15<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+    let head = F::reduce(ubrw7(sq, &ms[..7])).mul_wide(sq.sq(3).add_block(ms[7]));
+    F::wide_add(head, ubrw7(sq, &ms[8..15]))
 }
 
 /// Unreduced BRW(x; ms) by straight-line recursion on the block count (the papers'

@@ -154,7 +154,13 @@ entry!(
 
 /// Hash2L and vecHash2L on PCLMULQDQ: the generic `BinHasher` over `Gf128c` / `Gf256c`.
 macro_rules! clmul_entries {
-    ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident) => {
+    ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident) => {
+        /// Hash2L of a whole message (`construct::hash2l_one_shot`).
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
+            crate::construct::hash2l_one_shot(p, msg)
+        }
+
         #[target_feature(enable = "pclmulqdq,sse4.1")]
         pub(crate) fn $update(h: &mut BinHasher<$field>, p: &Powers<$field>, data: &[u8]) {
             h.update(p, data)
@@ -192,14 +198,16 @@ clmul_entries!(
     bin128_update,
     bin128_next,
     bin128_finish,
-    bin128_powers
+    bin128_powers,
+    bin128_one_shot
 );
 clmul_entries!(
     gf256c::Gf256c,
     bin256_update,
     bin256_next,
     bin256_finish,
-    bin256_powers
+    bin256_powers,
+    bin256_one_shot
 );
 
 /// Hash2L and vecHash2L on VPCLMULQDQ: four super-blocks per step (`BinWide`).
