@@ -20,6 +20,17 @@ const ETA: usize = 31;
 #[inline(always)]
 pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
     let b = F::BYTES;
+    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
+    // One super-block (the empty message is one zero block): acc is its BRW value, with no
+    // Horner step; the blocks in an array just large enough.
+    let r = msg.len().div_ceil(b).max(1);
+    match r {
+        1..=4 => return last(p, short_brw::<F, 4>(p, msg, r), length),
+        5..=8 => return last(p, short_brw::<F, 8>(p, msg, r), length),
+        9..=16 => return last(p, short_brw::<F, 16>(p, msg, r), length),
+        17..=ETA => return last(p, short_brw::<F, ETA>(p, msg, r), length),
+        _ => {}
+    }
     let mut horner = Horner::default();
     let mut whole = msg.chunks_exact(ETA * b);
     for chunk in &mut whole {
@@ -41,10 +52,28 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
         }
         horner.push(&p.hg, brw_short(&p.sq, &ms[..r.max(1)]));
     }
-    let acc = horner.finish(&p.hg);
-    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
-    // x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction.
+    last(p, horner.finish(&p.hg), length)
+}
+
+/// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
+/// not a closure: it must inline into the `#[target_feature]` entry, see `backend::x86`.)
+#[inline(always)]
+fn last<F: BinaryField>(p: &Powers<F>, acc: F, length: F) -> F {
     F::reduce(F::wide_add(p.sq[1].mul_wide(acc), p.x().mul_wide(length)))
+}
+
+/// BRW(x; the r <= N blocks of `msg`, the last zero-padded).
+#[inline(always)]
+fn short_brw<F: BinaryField, const N: usize>(p: &Powers<F>, msg: &[u8], r: usize) -> F {
+    let mut ms = [F::ZERO; N];
+    for (m, block) in ms.iter_mut().zip(msg.chunks(F::BYTES)) {
+        *m = F::from_bytes(block);
+    }
+    if r == ETA {
+        F::reduce(ubrw_full(&p.sq, &ms[..ETA]))
+    } else {
+        brw_short(&p.sq, &ms[..r])
+    }
 }
 
 #[derive(Clone)]
