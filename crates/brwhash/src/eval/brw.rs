@@ -186,6 +186,11 @@ impl<F: Field, const C: usize> Brw<F, C> {
         } else {
             ubrw(sq, &self.chunk[..self.n])
         };
-        F::reduce(self.stack.iter().fold(tail, |acc, &e| F::wide_add(acc, e)))
+        // A loop, not a fold with a closure: SIMD lane types must inline whole.
+        let mut sum = tail;
+        for &e in &self.stack {
+            sum = F::wide_add(sum, e);
+        }
+        F::reduce(sum)
     }
 }
