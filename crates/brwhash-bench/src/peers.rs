@@ -742,46 +742,21 @@ mod ipsec {
         )
     }
 
-    fn poly1305_tag(key: &[u8; 32], msg: &[u8]) -> Result<[u8; 16], c_int> {
-        let mut tag = [0u8; 16];
-        // SAFETY: key points to 32 readable bytes, msg to msg.len() readable bytes, tag to 16
-        // writable bytes; the shim reads and writes nothing else and keeps no pointer.
-        let rc = unsafe {
-            brw_ipsec_poly1305(
-                key.as_ptr(),
-                msg.as_ptr(),
-                msg.len() as u64,
-                tag.as_mut_ptr(),
-            )
-        };
-        if rc == 0 {
-            Ok(tag)
-        } else {
-            Err(rc)
-        }
-    }
+    /// A shim function taking (key, message, length, tag out) and returning 0 on success.
+    type KeyedFn = unsafe extern "C" fn(*const u8, *const u8, u64, *mut u8) -> c_int;
 
-    pub fn poly1305(key: &[u8]) -> Result<PeerFn, String> {
-        let key: [u8; 32] = key
+    /// A peer from a keyed shim function: `N` key bytes, checked once on the empty message.
+    fn keyed<const N: usize>(f: KeyedFn, name: &'static str, key: &[u8]) -> Result<PeerFn, String> {
+        let key: [u8; N] = key
             .try_into()
-            .map_err(|_| format!("a Poly1305 key of {} bytes", key.len()))?;
-        poly1305_tag(&key, b"").map_err(|rc| format!("brw_ipsec_poly1305 returned {rc}"))?;
-        Ok(Box::new(move |msg| {
-            poly1305_tag(&key, msg).expect("intel-ipsec-mb Poly1305 failed after its set-up")
-        }))
-    }
-
-    pub fn ghash_oneshot(key: &[u8]) -> Result<PeerFn, String> {
-        let h: [u8; 16] = key
-            .try_into()
-            .map_err(|_| format!("a GHASH key of {} bytes", key.len()))?;
+            .map_err(|_| format!("{name}: a key of {} bytes", key.len()))?;
         let run = move |msg: &[u8]| -> Result<[u8; 16], c_int> {
             let mut tag = [0u8; 16];
-            // SAFETY: h is 16 readable bytes, msg msg.len() readable bytes, tag 16 writable
-            // bytes; nothing is kept.
+            // SAFETY: key is N readable bytes (what `f` reads), msg msg.len() readable bytes,
+            // tag 16 writable bytes; the shim keeps no pointer.
             let rc = unsafe {
-                brw_ipsec_ghash_oneshot(
-                    h.as_ptr(),
+                f(
+                    key.as_ptr(),
                     msg.as_ptr(),
                     msg.len() as u64,
                     tag.as_mut_ptr(),
@@ -793,10 +768,18 @@ mod ipsec {
                 Err(rc)
             }
         };
-        run(b"").map_err(|rc| format!("brw_ipsec_ghash_oneshot returned {rc}"))?;
+        run(b"").map_err(|rc| format!("{name} returned {rc}"))?;
         Ok(Box::new(move |msg| {
-            run(msg).expect("intel-ipsec-mb GHASH failed after its set-up")
+            run(msg).unwrap_or_else(|rc| panic!("{name} returned {rc} after its set-up"))
         }))
+    }
+
+    pub fn poly1305(key: &[u8]) -> Result<PeerFn, String> {
+        keyed::<32>(brw_ipsec_poly1305, "brw_ipsec_poly1305", key)
+    }
+
+    pub fn ghash_oneshot(key: &[u8]) -> Result<PeerFn, String> {
+        keyed::<16>(brw_ipsec_ghash_oneshot, "brw_ipsec_ghash_oneshot", key)
     }
 
     /// An expanded GHASH key owned by Rust, freed on drop.

@@ -40,10 +40,15 @@ pub fn header(r: &Results) -> String {
     if !m.peer_versions.is_empty() {
         let _ = writeln!(s, "Peers: {}", m.peer_versions.join("; "));
     }
-    let _ = writeln!(
-        s,
+    let _ = writeln!(s, "{}", method(r));
+    s
+}
+
+/// The method line: clock source, batches, rounds and the measurement's wall time.
+pub fn method(r: &Results) -> String {
+    format!(
         "Method: {}, one message per call, median of {} batches of ~{} us, median of {} \
-         interleaved rounds{}; {:.1} s",
+         interleaved rounds{}; measured in {:.1} s",
         r.clock.source,
         r.settings.batches,
         r.settings.batch.as_micros(),
@@ -54,8 +59,7 @@ pub fn header(r: &Results) -> String {
             ""
         },
         r.elapsed.as_secs_f64()
-    );
-    s
+    )
 }
 
 fn table_head(s: &mut String, r: &Results, first: &[&str]) {

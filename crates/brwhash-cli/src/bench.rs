@@ -166,21 +166,7 @@ pub fn run(args: &BenchArgs, report: &mut Report) -> Result<(), Stop> {
     report.flush()?;
 
     let results = suite::run_prepared(&plan, prepared, Some(clock), &mut |m| progress(m));
-    report.line(&[format!(
-        "Method: {}, one message per call, median of {} batches of ~{} us, median of {} \
-         interleaved rounds{}; measured in {:.1} s",
-        results.clock.source,
-        results.settings.batches,
-        results.settings.batch.as_micros(),
-        results.settings.rounds,
-        if results.quick {
-            " (--quick: rough numbers)"
-        } else {
-            ""
-        },
-        results.elapsed.as_secs_f64()
-    )
-    .as_bytes()])?;
+    report.line(&[report::method(&results).as_bytes()])?;
     report.line(&[])?;
     for line in report::tables(&results).lines() {
         report.line(&[line.as_bytes()])?;

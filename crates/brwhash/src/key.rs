@@ -164,36 +164,29 @@ impl Key {
                         let x = Fp1305::from_key(&k16);
                         Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
                     }
+                    // Binary fields: Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no
+                    // Horner in x; PCLMULQDQ keys hold the powers in its own field type.
                     (None, Some(BinField::Gf256)) => {
-                        use crate::field::BinaryField;
-                        let x = Gf256::from_bytes(key);
-                        #[cfg(target_arch = "x86_64")]
-                        if matches!(backend, Backend::Pclmul | Backend::Vpclmul) {
-                            let x = clmul256::Gf256c::from_portable(x);
-                            return Ok(Key {
-                                alg,
-                                backend,
-                                material: Material::G256c(clmul256::powers(x, 6, gamma_log)),
-                                poly1305_s,
-                            });
+                        let x = <Gf256 as crate::field::BinaryField>::from_bytes(key);
+                        match () {
+                            #[cfg(target_arch = "x86_64")]
+                            () if matches!(backend, Backend::Pclmul | Backend::Vpclmul) => {
+                                let x = clmul256::Gf256c::from_portable(x);
+                                Material::G256c(clmul256::powers(x, 6, gamma_log))
+                            }
+                            () => Material::G256(Powers::new(x, 6, 1, gamma_log)),
                         }
-                        // Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no Horner in x.
-                        Material::G256(Powers::new(x, 6, 1, gamma_log))
                     }
                     (None, _) => {
-                        use crate::field::BinaryField;
-                        let x = Gf128::from_bytes(key);
-                        #[cfg(target_arch = "x86_64")]
-                        if matches!(backend, Backend::Pclmul | Backend::Vpclmul) {
-                            let x = clmul128::Gf128c::from_portable(x);
-                            return Ok(Key {
-                                alg,
-                                backend,
-                                material: Material::G128c(clmul128::powers(x, 6, gamma_log)),
-                                poly1305_s,
-                            });
+                        let x = <Gf128 as crate::field::BinaryField>::from_bytes(key);
+                        match () {
+                            #[cfg(target_arch = "x86_64")]
+                            () if matches!(backend, Backend::Pclmul | Backend::Vpclmul) => {
+                                let x = clmul128::Gf128c::from_portable(x);
+                                Material::G128c(clmul128::powers(x, 6, gamma_log))
+                            }
+                            () => Material::G128(Powers::new(x, 6, 1, gamma_log)),
                         }
-                        Material::G128(Powers::new(x, 6, 1, gamma_log))
                     }
                 }
             }

@@ -29,6 +29,27 @@ macro_rules! lane_conversions {
 }
 pub(crate) use lane_conversions;
 
+/// `Lanes<Fp1305>` for a lane type `$lanes` (the tuple struct of limb vectors) of `$w` lanes
+/// whose `split` turns two 64-bit words per lane into limbs: W 16-byte blocks loaded by
+/// `$load`, pad1's 2^128 at bit `$marker_bit` of the top limb.
+macro_rules! lanes_fp1305 {
+    ($lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal) => {
+        impl Lanes<Fp1305> for $lanes<$k> {
+            const W: usize = $w;
+            crate::backend::x86::ops::lane_conversions!(Fp1305);
+
+            #[inline(always)]
+            fn load(bytes: &[u8], marker: bool) -> Self {
+                let bytes = &bytes[..16 * $w];
+                // SAFETY: the slice holds the 16 * W bytes the loads read.
+                let (lo, hi) = unsafe { ($load)(bytes.as_ptr()) };
+                $lanes(split(lo, hi, if marker { 1 << $marker_bit } else { 0 }))
+            }
+        }
+    };
+}
+pub(crate) use lanes_fp1305;
+
 macro_rules! width_ops {
     (
         $module:ident, $vec:ident, $imm:ty, lanes = $w:literal,

@@ -53,6 +53,14 @@ macro_rules! radix26_lanes {
 
             use crate::backend::x86::ops::$ops::*;
 
+            /// Move limb `from`'s bits above 2^26 into limb `to`.
+            #[inline(always)]
+            fn carry(h: &mut [V; 5], from: usize, to: usize, m: V) {
+                let c = shr::<26>(h[from]);
+                h[from] = and(h[from], m);
+                h[to] = add(h[to], c);
+            }
+
             /// Limb-wise sum of two five-limb values (no carry).
             #[inline(always)]
             fn add5(a: [V; 5], b: [V; 5]) -> [V; 5] {
@@ -192,29 +200,18 @@ macro_rules! radix26_lanes {
                 fn reduce(w: Wide) -> Self {
                     // Two interleaved carry chains (h0 -> h1 -> h2 -> h3, h3 -> h4 -> h0).
                     let m = splat64(MASK26);
-                    let [mut h0, mut h1, mut h2, mut h3, mut h4] = w.0;
-                    let c = shr::<26>(h0);
-                    h0 = and(h0, m);
-                    h1 = add(h1, c);
-                    let c = shr::<26>(h3);
-                    h3 = and(h3, m);
-                    h4 = add(h4, c);
-                    let c = shr::<26>(h1);
-                    h1 = and(h1, m);
-                    h2 = add(h2, c);
-                    let c = shr::<26>(h4);
-                    h4 = and(h4, m);
-                    h0 = add(h0, wrap::<K>(c));
-                    let c = shr::<26>(h2);
-                    h2 = and(h2, m);
-                    h3 = add(h3, c);
-                    let c = shr::<26>(h0);
-                    h0 = and(h0, m);
-                    h1 = add(h1, c);
-                    let c = shr::<26>(h3);
-                    h3 = and(h3, m);
-                    h4 = add(h4, c);
-                    L26([h0, h1, h2, h3, h4])
+                    let mut h = w.0;
+                    carry(&mut h, 0, 1, m);
+                    carry(&mut h, 3, 4, m);
+                    carry(&mut h, 1, 2, m);
+                    // h4's carry wraps into h0 with 2^130 = K.
+                    let c = shr::<26>(h[4]);
+                    h[4] = and(h[4], m);
+                    h[0] = add(h[0], wrap::<K>(c));
+                    carry(&mut h, 2, 3, m);
+                    carry(&mut h, 0, 1, m);
+                    carry(&mut h, 3, 4, m);
+                    L26(h)
                 }
             }
 
@@ -272,19 +269,8 @@ macro_rules! radix26_lanes {
             /// GF(2^127 - 1), W lanes.
             pub(crate) type Fp1271xW = L26<8>;
 
-            impl Lanes<Fp1305> for L26<5> {
-                const W: usize = $w;
-                crate::backend::x86::ops::lane_conversions!(Fp1305);
-
-                #[inline(always)]
-                fn load(bytes: &[u8], marker: bool) -> Self {
-                    let bytes = &bytes[..16 * $w];
-                    // SAFETY: the slice holds the 16 * W bytes the loads read.
-                    let (lo, hi) = unsafe { ($load1305)(bytes.as_ptr()) };
-                    // pad1's 2^128 is bit 24 of the top limb (2^104).
-                    L26(split(lo, hi, if marker { 1 << 24 } else { 0 }))
-                }
-            }
+            // pad1's 2^128 is bit 24 of the top limb (2^104).
+            crate::backend::x86::ops::lanes_fp1305!(L26<5>, $w, $load1305, 24);
 
             impl Lanes<Fp1271> for L26<8> {
                 const W: usize = $w;

@@ -265,19 +265,8 @@ macro_rules! radix44_width {
             /// GF(2^127 - 1), W lanes.
             pub(crate) type Fp1271xW = L44<32>;
 
-            impl Lanes<Fp1305> for L44<20> {
-                const W: usize = $w;
-                crate::backend::x86::ops::lane_conversions!(Fp1305);
-
-                #[inline(always)]
-                fn load(bytes: &[u8], marker: bool) -> Self {
-                    let bytes = &bytes[..16 * $w];
-                    // SAFETY: the slice holds the 16 * W bytes the loads read.
-                    let (lo, hi) = unsafe { ($load1305)(bytes.as_ptr()) };
-                    // pad1's 2^128 is bit 40 of the top limb (2^88).
-                    L44(split(lo, hi, if marker { 1 << 40 } else { 0 }))
-                }
-            }
+            // pad1's 2^128 is bit 40 of the top limb (2^88).
+            crate::backend::x86::ops::lanes_fp1305!(L44<20>, $w, $load1305, 40);
 
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
