@@ -318,18 +318,17 @@ def _register():
         add(f"polyHash{s}", lambda K, M, F=F: poly_hash(F, K, M), 16, 16)
     for s, F in PRIMES.items():
         add(f"BRWHash{s}", lambda K, M, F=F: brw_hash(F, K, M), 16, 16)
-    for s, F in PRIMES.items():
-        for t in range(2, 6):
-            add(f"{t}-BRWHash{s}", lambda K, M, F=F, t=t: t_brw_hash(t, F, K, M), 16, 16)
-    for s, F in PRIMES.items():
-        for d in range(2, 6):
-            add(f"{d}-2LHash{s}", lambda K, M, F=F, d=d: d_2l_hash(d, F, K, M), 16, 16)
-    for s, F in PRIMES.items():
-        for d in range(2, 6):
-            add(f"{d}-Hash{s}", lambda K, M, F=F, d=d: d_hash(d, F, K, M), 16, 16)
-    for s, F in PRIMES.items():
-        for c in range(1, 17):
-            add(f"{c}-decBRWHash{s}", lambda K, M, F=F, c=c: c_dec_brw_hash(c, F, K, M), 16, 16)
+    # The parameterised families: name pattern, parameter range, function(param, F, K, M).
+    families = [
+        ("{n}-BRWHash{s}", range(2, 6), t_brw_hash),
+        ("{n}-2LHash{s}", range(2, 6), d_2l_hash),
+        ("{n}-Hash{s}", range(2, 6), d_hash),
+        ("{n}-decBRWHash{s}", range(1, 17), c_dec_brw_hash),
+    ]
+    for pattern, params, fn in families:
+        for s, F in PRIMES.items():
+            for n in params:
+                add(pattern.format(n=n, s=s), lambda K, M, F=F, n=n, fn=fn: fn(n, F, K, M), 16, 16)
     for s, G in BINARY.items():
         add(f"Hash2L{s}", lambda K, M, G=G: hash2l(G, K, M), G.B, G.B)
     for s, G in BINARY.items():
