@@ -112,12 +112,37 @@ impl<F: Field, const S: usize> Powers<F, S> {
     }
 }
 
+/// `out[j - 1]` = base^j.
 #[inline(always)]
 fn fill_powers<F: Field>(out: &mut [F], base: F) {
+    if let Ok(all) = <&mut [F; G]>::try_from(&mut *out) {
+        *all = powers_to_g(base);
+        return;
+    }
     out[0] = base;
     for j in 1..out.len() {
         out[j] = out[j - 1].mul(base);
     }
+}
+
+/// base^1 .. base^G, written out: a dependency chain of three products where a loop makes
+/// seven (measured: the loop cost one-shot Poly1305 about 250 TSC cycles for the 7 powers,
+/// this about 110).
+#[inline(always)]
+pub(crate) fn powers_to_g<F: Field>(x: F) -> [F; G] {
+    const { assert!(G == 8) };
+    let x2 = x.square();
+    let (x3, x4) = (x2.mul(x), x2.square());
+    [
+        x,
+        x2,
+        x3,
+        x4,
+        x4.mul(x),
+        x4.mul(x2),
+        x4.mul(x3),
+        x4.square(),
+    ]
 }
 
 impl<F: Field, const S: usize> Drop for Powers<F, S> {
