@@ -551,16 +551,21 @@ fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usiz
 /// code for the algorithm and the message is past the backend's crossover length, else by
 /// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+    let crossover = SimdState::<F>::one_shot_crossover(key.alg, key.backend);
     #[cfg(target_arch = "x86_64")]
     if key.backend == Backend::Scalar
         || (key.backend != Backend::Portable
-            && msg.len() <= SimdState::<F>::crossover(key.alg, key.backend)
+            && msg.len() <= crossover
             && crate::backend::scalar_here())
     {
         return Some(crate::backend::scalar::one_shot(key.alg, p, msg));
     }
-    if msg.len() <= SimdState::<F>::crossover(key.alg, key.backend) {
+    if msg.len() <= crossover {
         return None;
+    }
+    let xw = <&[F; G]>::try_from(p.hx()).ok();
+    if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, msg) {
+        return Some(v);
     }
     let mut state = SimdState::<F>::new(key.alg, key.backend, Some(msg.len() as u64))?;
     state.update(p, msg);
@@ -593,12 +598,37 @@ pub(crate) fn one_shot_scalar(
         let len = msg.len();
         let scalar = backend == Backend::Scalar
             || (backend != Backend::Portable
-                && len <= SimdState::<Fp1305>::crossover(alg, backend)
+                && len <= SimdState::<Fp1305>::one_shot_crossover(alg, backend)
                 && crate::backend::scalar_here());
-        if !scalar {
-            return Ok(None);
-        }
         let block = if prime == Prime::P1271 { 15 } else { 16 };
+        if !scalar {
+            // polyHash / Poly1305 on SIMD lanes: x^1 .. x^8 are all the powers they need.
+            let poly = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
+            if !poly || backend == Backend::Portable {
+                return Ok(None);
+            }
+            let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
+            if alg == Algorithm::POLY1305 {
+                k &= POLY1305_CLAMP;
+            }
+            let v = if prime == Prime::P1271 {
+                let x = Fp1271::from_key(&k.to_le_bytes());
+                SimdState::poly_one_shot(alg, backend, x, None, msg).map(|v| prime_digest(v, None))
+            } else {
+                let x = Fp1305::from_key(&k.to_le_bytes());
+                let mut s = [0u8; 16];
+                if alg == Algorithm::POLY1305 {
+                    s.copy_from_slice(&key[16..32]);
+                }
+                let s_opt = (alg == Algorithm::POLY1305).then_some(&s);
+                let d = SimdState::poly_one_shot(alg, backend, x, None, msg)
+                    .map(|v| prime_digest(v, s_opt));
+                s.zeroize();
+                d
+            };
+            k.zeroize();
+            return Ok(v);
+        }
         let gamma_log = match alg.family() {
             Family::DHash(_, _) if horner_only(alg, len as u64, block) => None,
             Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),

@@ -393,6 +393,54 @@ impl<F: SimdPrime> SimdState<F> {
         }
     }
 
+    /// polyHash / Poly1305 of a whole message (v before `out()`) on the lanes of `alg`'s
+    /// plan on `backend` with exact powers (`construct::poly_exact`), or `None` when the plan
+    /// is not polyHash's. `xw` = x^1 .. x^8 when a key has them.
+    pub fn poly_one_shot(
+        alg: Algorithm,
+        backend: Backend,
+        x: F,
+        xw: Option<&[F; crate::eval::G]>,
+        msg: &[u8],
+    ) -> Option<F> {
+        match Plan::of(alg, backend)? {
+            // SAFETY: `backend` passed `Backend::check` (the caller's key or selection), so
+            // the CPU has the entry point's features.
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Avx2x4) => Some(unsafe { x86::exact_avx2(x, xw, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Avx512x8) => Some(unsafe { x86::exact_avx512(x, xw, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Ifma8) => Some(unsafe { x86::exact_ifma8(x, xw, msg) }),
+            _ => {
+                let _ = (x, xw, msg);
+                None
+            }
+        }
+    }
+
+    /// [`crossover`](Self::crossover) for a whole message (`brwhash::hash`, `Key::hash`):
+    /// polyHash and Poly1305 then run `construct::poly_exact`, whose fixed cost is lower than
+    /// the streaming state's. Measured like `crossover` (one-shot / precomputed key, TSC
+    /// cycles per message, SIMD vs scalar):
+    /// - Poly1305 on IFMA: 256 B 281 / 184 vs 298 / 207, 320 B 372 / 258 vs 355 / 264,
+    ///   384 B 308 / 198 vs 416 / 301: 320 (320 B has a head vector block of 4 blocks);
+    ///   AVX-512F and AVX2: 512 B 525 / 337 and 523 / 372 vs 532 / 395, 768 B 621 / 439 and
+    ///   621 / 474 vs 727 / 595: 512.
+    /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
+    ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
+    ///   2048.
+    pub fn one_shot_crossover(alg: Algorithm, backend: Backend) -> usize {
+        let p1271 = alg.prime() == Some(crate::Prime::P1271);
+        match (Plan::of(alg, backend), p1271) {
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 320,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
+            (Some(Plan::Poly(_)), false) => 512,
+            (Some(Plan::Poly(_)), true) => 2048,
+            _ => Self::crossover(alg, backend),
+        }
+    }
+
     /// lg of the power of x whose powers a state of `alg` on `backend` needs in
     /// `Powers::hg` (x^W for W-lane Horner), if any.
     pub fn gamma_log(alg: Algorithm, backend: Backend) -> Option<usize> {

@@ -13,6 +13,7 @@ use super::{Held, Powers, CHUNK};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable};
 use crate::field::{Field, PrimeField};
+use zeroize::Zeroize;
 
 #[derive(Clone)]
 pub(super) struct DecBrw<F: Field> {
@@ -84,6 +85,57 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn store(self, out: &mut [F]);
     /// Lane j = `values[j]` (`values.len() == W`).
     fn from_lanes(values: &[F]) -> Self;
+    /// Whether `lane0_or_one` runs in registers (else [`Lanes::ladder`] goes through memory
+    /// and scalar powers are faster).
+    const FAST_LANE0: bool = false;
+
+    /// Lane j = lane 0 of `self` where bit j of `mask` is set, else 1 (the steps of
+    /// [`Lanes::ladder`]).
+    #[inline(always)]
+    fn lane0_or_one(self, mask: u8) -> Self {
+        let mut values = [F::ZERO; 16];
+        self.store(&mut values[..Self::W]);
+        let first = values[0];
+        for (j, v) in values[..Self::W].iter_mut().enumerate() {
+            *v = if mask >> j & 1 == 1 {
+                first
+            } else {
+                F::from_u64(1)
+            };
+        }
+        let r = Self::from_lanes(&values[..Self::W]);
+        values.zeroize();
+        r
+    }
+
+    /// Lane j = x^(W - j), computed in the lanes: lg W products, each lane multiplied by
+    /// x^(2^i) (lane 0's value after step i) where bit i of W - 1 - j is set.
+    #[inline(always)]
+    fn ladder(x: F) -> Self {
+        let mut cur = Self::splat(x);
+        let mut i = 0;
+        while 1 << i < Self::W {
+            let mut mask = 0u8;
+            for j in 0..Self::W {
+                mask |= (((Self::W - 1 - j) >> i & 1) as u8) << j;
+            }
+            cur = cur.mul(cur.lane0_or_one(mask));
+            i += 1;
+        }
+        cur
+    }
+
+    /// The sum of the lanes (of a reduced value).
+    #[inline(always)]
+    fn sum_lanes(self) -> F {
+        let mut values = [F::ZERO; 16];
+        self.store(&mut values[..Self::W]);
+        let mut sum = values[0];
+        for &v in &values[1..Self::W] {
+            sum = sum.add(v);
+        }
+        sum
+    }
 }
 
 /// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor

@@ -15,7 +15,7 @@ mod twolevel;
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
-pub(crate) use polyhash::PolyLanes;
+pub(crate) use polyhash::{poly_exact, PolyLanes};
 pub(crate) use scalar::{horner_one_shot, one_shot as scalar_one_shot, ScalarHasher};
 
 use crate::algorithm::Family;
@@ -483,4 +483,14 @@ pub(crate) fn horner_powers_needed(max_len: u64, block: usize) -> usize {
 pub(crate) fn squares_needed(max_len: u64, block: usize) -> usize {
     let l = max_len.div_ceil(block as u64);
     ((u64::BITS - l.leading_zeros()) as usize + 2).clamp(6, SQUARES)
+}
+
+/// Horner's last step for a short last block (if any): (acc + pad1(last)) x, where `acc` is
+/// x * Poly(x; the blocks before).
+#[inline(always)]
+pub(crate) fn scalar_last<F: crate::field::PrimeField>(acc: F, x: F, last: &[u8]) -> F {
+    if last.is_empty() {
+        return acc;
+    }
+    F::reduce(acc.add_block(F::from_block(last, true)).mul_block_wide(x))
 }

@@ -6,6 +6,7 @@ use core::marker::PhantomData;
 use super::{Held, Lanes, Powers};
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
+use zeroize::Zeroize;
 
 #[derive(Clone)]
 pub(super) struct PolyHash<F: Field> {
@@ -143,4 +144,169 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
         }
         h.finish(p)
     }
+}
+
+/// Vectors per group of [`poly_exact`] (one reduction per group) for a message of `vectors`
+/// vector blocks, within the lanes' headroom (g + 1 products are summed). Up to 16 vector
+/// blocks, groups of 4: a table of 8 costs more products than the groups save.
+const fn exact_group(limit: usize, vectors: usize) -> usize {
+    let g = if vectors <= 16 { 4 } else { G };
+    let g = if g < limit { g } else { limit - 1 };
+    if g < vectors {
+        g
+    } else {
+        vectors
+    }
+}
+
+/// The power table of [`poly_exact`]: `p[k]` lane j = x^(W (k + 1) - j) for k < g, and
+/// `step` = x^(W g) in every lane (when the message has more than one group).
+pub(crate) struct ExactPowers<V: Field> {
+    p: [V; G],
+    step: V,
+    /// Entries of `p` computed (only those are wiped).
+    g: usize,
+}
+
+impl<V: Field> ExactPowers<V> {
+    /// The table for `vectors` vector blocks from P_0 and `s0` = x^W in every lane: the rest
+    /// by products with x^W, x^2W, x^4W (a dependency chain of three products). (Filled in
+    /// place: the table is over a KiB, and a returned one was copied.)
+    #[inline(always)]
+    pub(crate) fn fill<F: PrimeField>(&mut self, p0: V, s0: V, vectors: usize)
+    where
+        V: Lanes<F>,
+    {
+        let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
+        self.g = g;
+        let p = &mut self.p;
+        p[0] = p0;
+        // s[i] = x^(2^i W) in every lane: for the table below g, and for x^(W g).
+        let mut s = [V::ZERO; 4];
+        s[0] = s0;
+        for i in 1..4 {
+            if (1 << i) < g || (vectors > g && (1 << i) <= g) {
+                s[i] = s[i - 1].square();
+            }
+        }
+        // P_k = P_(k - 2^i) x^(2^i W) for 2^i <= k < 2^(i+1).
+        for k in 1..g {
+            let i = (usize::BITS - 1 - k.leading_zeros()) as usize;
+            p[k] = p[k - (1 << i)].mul(s[i]);
+        }
+        // x^(W g): the product of the s[i] for the bits of g.
+        if vectors > g {
+            let mut first = true;
+            for (i, &si) in s.iter().enumerate() {
+                if g >> i & 1 == 1 {
+                    self.step = if first { si } else { self.step.mul(si) };
+                    first = false;
+                }
+            }
+        }
+        s.zeroize();
+    }
+}
+
+impl<V: Field> Default for ExactPowers<V> {
+    #[inline(always)]
+    fn default() -> Self {
+        ExactPowers {
+            p: [V::ZERO; G],
+            step: V::ZERO,
+            g: 0,
+        }
+    }
+}
+
+impl<V: Field> Drop for ExactPowers<V> {
+    fn drop(&mut self) {
+        for v in &mut self.p[..self.g] {
+            v.zeroize();
+        }
+        self.step.zeroize();
+    }
+}
+
+/// x * Poly(x; pad1(msg)) of a whole message in W lanes with exact powers ([P2]'s
+/// decimation, arranged for a known length): the full blocks are front-padded with zero
+/// lanes to whole vector blocks, and the lane holding block i is multiplied by
+/// x^(l' + 1 - i) itself (l' the full blocks), from a table of the first g vector blocks'
+/// powers; g vector blocks share one reduction and the product of the running sum with
+/// x^(W g). The lanes then add up to the value, with no weighting product and no scalar
+/// Horner. A short last block takes one scalar step: (S + m_l) x.
+/// `xw` = x^1 .. x^W from a key, or `None` to compute P_0 in the lanes ([`Lanes::ladder`]).
+#[inline(always)]
+pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg: &[u8]) -> F {
+    let (b, w) = (F::BLOCK, V::W);
+    let full = msg.len() / b;
+    let (body, last) = msg.split_at(full * b);
+    if full == 0 {
+        return super::scalar_last(F::ZERO, x, last);
+    }
+    // Vector block 0 is the head (the first `h` blocks in its last lanes) when the full
+    // blocks are not a multiple of W.
+    let h = full % w;
+    let vectors = full.div_ceil(w);
+    let mut t = ExactPowers::<V>::default();
+    let mut scalar_powers = [F::ZERO; G];
+    let xw = match xw {
+        None if !V::FAST_LANE0 => {
+            scalar_powers = super::powers_to_g(x);
+            Some(&scalar_powers[..])
+        }
+        xw => xw,
+    };
+    match xw {
+        Some(xw) => {
+            let mut lanes = [F::ZERO; 16];
+            for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
+                *l = power;
+            }
+            t.fill(V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]), vectors);
+            for l in &mut lanes[..w] {
+                l.zeroize();
+            }
+        }
+        None => {
+            let mut p0 = V::ladder(x);
+            let mut s0 = p0.lane0_or_one(((1u32 << w) - 1) as u8);
+            t.fill(p0, s0, vectors);
+            p0.zeroize();
+            s0.zeroize();
+        }
+    }
+    scalar_powers.zeroize();
+    let g = t.g;
+    let (head, rest) = body.split_at(h * b);
+    let mut u = 0;
+    // The first group holds the vector blocks beyond whole groups, so that the last group
+    // is whole and ends with P_0.
+    let first = vectors - (vectors - 1) / g * g;
+    let mut sum = V::Wide::default();
+    let mut chunks = rest.chunks_exact(w * b);
+    if h > 0 {
+        let mut lanes = [F::ZERO; 16];
+        for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
+            *l = F::load(block, true);
+        }
+        sum = V::from_lanes(&lanes[..w]).mul_wide(t.p[first - 1]);
+        u = 1;
+    }
+    while u < first {
+        let m = V::load(chunks.next().expect("a vector block"), true);
+        sum = V::wide_add(sum, m.mul_wide(t.p[first - 1 - u]));
+        u += 1;
+    }
+    let mut acc = V::reduce(sum);
+    while u < vectors {
+        let mut sum = acc.mul_wide(t.step);
+        for k in (0..g).rev() {
+            let m = V::load(chunks.next().expect("a vector block"), true);
+            sum = V::wide_add(sum, m.mul_wide(t.p[k]));
+        }
+        acc = V::reduce(sum);
+        u += g;
+    }
+    super::scalar_last(acc.sum_lanes(), x, last)
 }

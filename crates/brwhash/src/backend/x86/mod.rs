@@ -20,8 +20,9 @@ mod radix26;
 mod radix44;
 
 use crate::construct::{
-    BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers, ScalarHasher,
+    poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers, ScalarHasher,
 };
+use crate::eval::G;
 use crate::field::{Fp1271, Fp1305, PrimeField};
 use crate::Algorithm;
 
@@ -153,6 +154,25 @@ entry!(
 );
 
 /// Hash2L and vecHash2L on PCLMULQDQ: the generic `BinHasher` over `Gf128c` / `Gf256c`.
+/// polyHash / Poly1305 of a whole message with exact lane powers (`construct::poly_exact`):
+/// `xw` = x^1 .. x^8 from a key, or `None` to compute them here.
+macro_rules! exact_entry {
+    ($feature:literal, $name:ident, $lanes:ident) => {
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $name<F: X86Lanes>(x: F, xw: Option<&[F; G]>, msg: &[u8]) -> F {
+            poly_exact::<F, F::$lanes>(x, xw.map(|xw| &xw[..]), msg)
+        }
+    };
+}
+
+exact_entry!("avx2", exact_avx2, X4);
+exact_entry!("avx512f", exact_avx512, X8);
+exact_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    exact_ifma8,
+    I8
+);
+
 macro_rules! clmul_entries {
     ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident) => {
         /// Hash2L of a whole message (`construct::hash2l_one_shot`).
@@ -248,3 +268,5 @@ wide_entries!(
     wide256_next,
     wide256_finish
 );
+#[cfg(test)]
+mod tests;

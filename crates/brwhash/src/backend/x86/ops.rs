@@ -8,6 +8,16 @@
 /// The `Lanes` methods every lane type shares once it has `splat_value`, `lanes` and
 /// `from_values`: only `load` differs between primes and radices.
 macro_rules! lane_conversions {
+    ($field:ty, lane0 = $lane0:ident) => {
+        crate::backend::x86::ops::lane_conversions!($field);
+
+        const FAST_LANE0: bool = true;
+
+        #[inline(always)]
+        fn lane0_or_one(self, mask: u8) -> Self {
+            self.$lane0(mask)
+        }
+    };
     ($field:ty) => {
         #[inline(always)]
         fn splat(x: $field) -> Self {
@@ -25,6 +35,12 @@ macro_rules! lane_conversions {
         fn from_lanes(values: &[$field]) -> Self {
             Self::from_values(values)
         }
+
+        #[inline(always)]
+        fn sum_lanes(self) -> $field {
+            // Limb by limb (the sums stay far below 2^64), then one conversion.
+            <$field>::from_u192(self.limb_sum())
+        }
     };
 }
 pub(crate) use lane_conversions;
@@ -33,10 +49,10 @@ pub(crate) use lane_conversions;
 /// whose `split` turns two 64-bit words per lane into limbs: W 16-byte blocks loaded by
 /// `$load`, pad1's 2^128 at bit `$marker_bit` of the top limb.
 macro_rules! lanes_fp1305 {
-    ($lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal) => {
+    ($lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal $(, lane0 = $lane0:ident)?) => {
         impl Lanes<Fp1305> for $lanes<$k> {
             const W: usize = $w;
-            crate::backend::x86::ops::lane_conversions!(Fp1305);
+            crate::backend::x86::ops::lane_conversions!(Fp1305 $(, lane0 = $lane0)?);
 
             #[inline(always)]
             fn load(bytes: &[u8], marker: bool) -> Self {
@@ -56,7 +72,8 @@ macro_rules! width_ops {
         add = $add:ident, mul32 = $mul:ident, and = $and:ident, or = $or:ident,
         srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
         loadu = $loadu:ident, storeu = $storeu:ident,
-        madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident
+        madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
+        mask_permutexvar = $mask_permutexvar:ident
     ) => {
         pub(crate) mod $module {
             use core::arch::x86_64::*;
@@ -112,6 +129,17 @@ macro_rules! width_ops {
                 // SAFETY: reads exactly the array (unaligned load).
                 unsafe { $loadu(words.as_ptr() as *const V) }
             }
+            /// Lane j = lane 0 of `v` where bit j of `mask` is set, else lane j of `src`
+            /// (AVX-512F, and VL for ymm: IFMA code only).
+            #[inline(always)]
+            pub(crate) fn lane0_or(src: V, mask: u8, v: V) -> V {
+                unsafe { $mask_permutexvar(src, mask, ZV, v) }
+            }
+            /// The sum of the lanes (wrapping).
+            #[inline(always)]
+            pub(crate) fn hsum(v: V) -> u64 {
+                store(v).iter().fold(0u64, |a, &b| a.wrapping_add(b))
+            }
             #[inline(always)]
             pub(crate) fn store(v: V) -> [u64; $w] {
                 let mut out = [0u64; $w];
@@ -138,7 +166,8 @@ width_ops!(
     loadu = _mm256_loadu_si256,
     storeu = _mm256_storeu_si256,
     madd52lo = _mm256_madd52lo_epu64,
-    madd52hi = _mm256_madd52hi_epu64
+    madd52hi = _mm256_madd52hi_epu64,
+    mask_permutexvar = _mm256_mask_permutexvar_epi64
 );
 
 width_ops!(
@@ -156,7 +185,8 @@ width_ops!(
     loadu = _mm512_loadu_si512,
     storeu = _mm512_storeu_si512,
     madd52lo = _mm512_madd52lo_epu64,
-    madd52hi = _mm512_madd52hi_epu64
+    madd52hi = _mm512_madd52hi_epu64,
+    mask_permutexvar = _mm512_mask_permutexvar_epi64
 );
 
 /// Carry-less arithmetic on the 128-bit lanes of a zmm register (VPCLMULQDQ, AVX-512F/BW),

@@ -248,6 +248,18 @@ macro_rules! radix26_lanes {
                     ])
                 }
 
+                /// The sum of the lanes as a 192-bit integer.
+                #[inline(always)]
+                fn limb_sum(self) -> [u64; 3] {
+                    from_limbs26([
+                        hsum(self.0[0]),
+                        hsum(self.0[1]),
+                        hsum(self.0[2]),
+                        hsum(self.0[3]),
+                        hsum(self.0[4]),
+                    ])
+                }
+
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).

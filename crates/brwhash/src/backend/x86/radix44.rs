@@ -31,7 +31,8 @@ fn limbs44(v: [u64; 3]) -> [u64; 3] {
     ]
 }
 
-/// The value of three limbs of at most 45 bits, as a 192-bit integer.
+/// The value of three limbs below 2^60 (reduced limbs, or sums of a few lanes of them), as a
+/// 192-bit integer.
 #[inline(always)]
 fn from_limbs44(l: [u64; 3]) -> [u64; 3] {
     let mut lo = 0u128;
@@ -186,11 +187,29 @@ macro_rules! radix44_width {
                     L44([splat64(l[0]), splat64(l[1]), splat64(l[2])])
                 }
 
+                /// The sum of the lanes as a 192-bit integer.
+                #[inline(always)]
+                fn limb_sum(self) -> [u64; 3] {
+                    from_limbs44([hsum(self.0[0]), hsum(self.0[1]), hsum(self.0[2])])
+                }
+
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
                     let l = [store(self.0[0]), store(self.0[1]), store(self.0[2])];
                     core::array::from_fn(|j| from_limbs44([l[0][j], l[1][j], l[2][j]]))
+                }
+            }
+
+            impl<const K: u64> L44<K> {
+                /// `Lanes::lane0_or_one` in registers: 1 is limbs (1, 0, 0).
+                #[inline(always)]
+                fn lane0_or_one_limbs(self, mask: u8) -> Self {
+                    L44([
+                        lane0_or(splat64(1), mask, self.0[0]),
+                        lane0_or(ZV, mask, self.0[1]),
+                        lane0_or(ZV, mask, self.0[2]),
+                    ])
                 }
             }
 
@@ -266,11 +285,17 @@ macro_rules! radix44_width {
             pub(crate) type Fp1271xW = L44<32>;
 
             // pad1's 2^128 is bit 40 of the top limb (2^88).
-            crate::backend::x86::ops::lanes_fp1305!(L44<20>, $w, $load1305, 40);
+            crate::backend::x86::ops::lanes_fp1305!(
+                L44<20>,
+                $w,
+                $load1305,
+                40,
+                lane0 = lane0_or_one_limbs
+            );
 
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
-                crate::backend::x86::ops::lane_conversions!(Fp1271);
+                crate::backend::x86::ops::lane_conversions!(Fp1271, lane0 = lane0_or_one_limbs);
 
                 #[inline(always)]
                 fn load(bytes: &[u8], marker: bool) -> Self {

@@ -1,0 +1,83 @@
+//! Lane operations that the byte-level tests reach only indirectly: the power ladder of
+//! one-shot polyHash and the lane sum, on every lane type the CPU can run, against scalar
+//! arithmetic.
+
+use super::*;
+use crate::construct::{powers_to_g, Lanes};
+
+/// Keys with saturated limbs and a random-looking one.
+fn keys<F: PrimeField>() -> Vec<F> {
+    [[0xffu8; 16], [0x5a; 16], *b"0123456789abcdef", [0; 16]]
+        .iter()
+        .map(|k| F::from_key(k))
+        .collect()
+}
+
+macro_rules! lane_test {
+    ($name:ident, $check:ident, $feature:literal, $backend:expr, $lanes:ident) => {
+        #[target_feature(enable = $feature)]
+        fn $check<F: X86Lanes>() {
+            type V<F> = <F as X86Lanes>::$lanes;
+            for x in keys::<F>() {
+                let w = <V<F> as Lanes<F>>::W;
+                let xw = powers_to_g(x);
+                // Lane j = x^(W - j).
+                let mut lanes = [F::ZERO; 8];
+                V::<F>::ladder(x).store(&mut lanes[..w]);
+                for j in 0..w {
+                    assert_eq!(lanes[j].to_digest(), xw[w - 1 - j].to_digest(), "lane {j}");
+                }
+                // Every lane from lane 0 where the mask says, else 1.
+                let mask = 0b1010_0110u8 & ((1u32 << w) - 1) as u8;
+                V::<F>::ladder(x).lane0_or_one(mask).store(&mut lanes[..w]);
+                for (j, l) in lanes[..w].iter().enumerate() {
+                    let want = if mask >> j & 1 == 1 {
+                        xw[w - 1]
+                    } else {
+                        F::from_u64(1)
+                    };
+                    assert_eq!(l.to_digest(), want.to_digest(), "mask lane {j}");
+                }
+                // The lane sum of the powers.
+                let sum = xw[..w].iter().fold(F::ZERO, |a, &b| a.add(b));
+                assert_eq!(V::<F>::ladder(x).sum_lanes().to_digest(), sum.to_digest());
+            }
+        }
+
+        #[test]
+        fn $name() {
+            if !$backend.cpu_supports() {
+                eprintln!("skipped: this CPU lacks {}", $backend.name());
+                return;
+            }
+            // SAFETY: the CPU has the backend's features (checked above).
+            unsafe {
+                $check::<Fp1305>();
+                $check::<Fp1271>();
+            }
+        }
+    };
+}
+
+lane_test!(ladder_avx2, check_avx2, "avx2", crate::Backend::Avx2, X4);
+lane_test!(
+    ladder_avx512,
+    check_avx512,
+    "avx512f",
+    crate::Backend::Avx512,
+    X8
+);
+lane_test!(
+    ladder_ifma4,
+    check_ifma4,
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    crate::Backend::Ifma,
+    I4
+);
+lane_test!(
+    ladder_ifma8,
+    check_ifma8,
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    crate::Backend::Ifma,
+    I8
+);
