@@ -660,13 +660,20 @@ pub(crate) fn one_shot_scalar(
                 k.zeroize();
                 return Ok(None);
             }
+            // Horner in gamma runs over the super-blocks: no more powers of gamma than them.
+            let n_hg = match alg.family() {
+                Family::TwoLHash(d, _) | Family::DHash(d, _) => {
+                    len.div_ceil(block) / ((1 << d) - 1)
+                }
+                _ => G,
+            };
             if prime == Prime::P1271 {
                 let x = Fp1271::from_key(&k.to_le_bytes());
-                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
+                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, n_hx, gamma_log, n_hg);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             } else {
                 let x = Fp1305::from_key(&k.to_le_bytes());
-                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack(x, n_sq, n_hx, gamma_log);
+                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, n_hx, gamma_log, n_hg);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             }
         };

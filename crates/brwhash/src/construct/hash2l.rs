@@ -38,7 +38,7 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
         for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
             *m = F::from_bytes(block);
         }
-        horner.push(&p.hg, F::reduce(ubrw_full(&p.sq, &ms)));
+        horner.push(p.hg(), F::reduce(ubrw_full(&p.sq, &ms)));
     }
     let rest = whole.remainder();
     if !rest.is_empty() || msg.is_empty() {
@@ -50,9 +50,9 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
             ms[r] = F::from_bytes(block);
             r += 1;
         }
-        horner.push(&p.hg, brw_short(&p.sq, &ms[..r.max(1)]));
+        horner.push(p.hg(), brw_short(&p.sq, &ms[..r.max(1)]));
     }
-    last(p, horner.finish(&p.hg), length)
+    last(p, horner.finish(p.hg()), length)
 }
 
 /// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
@@ -153,12 +153,12 @@ impl<F: BinaryField> BinHasher<F> {
         }
         if self.n > 0 {
             self.horner
-                .push(&p.hg, brw_short(&p.sq, &self.sb[..self.n]));
+                .push(p.hg(), brw_short(&p.sq, &self.sb[..self.n]));
             self.n = 0;
         }
         let horner = &mut self.horner;
         let blocks = &mut self.blocks;
-        let acc = core::mem::take(horner).finish(&p.hg);
+        let acc = core::mem::take(horner).finish(p.hg());
         let length = F::from_bytes(&self.component_bytes.wrapping_mul(8).to_le_bytes());
         let acc = p.x().mul(acc).add(length);
         *horner = Horner::with_acc(acc);
@@ -201,7 +201,7 @@ fn absorb<F: BinaryField>(
     sb[*n] = m;
     *n += 1;
     if *n == ETA {
-        h.push(&p.hg, brw_short(&p.sq, sb));
+        h.push(p.hg(), brw_short(&p.sq, sb));
         *n = 0;
     }
 }
@@ -287,7 +287,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         let mut digests = [F::ZERO; 8];
         brw_short(sq, &vb).store(&mut digests[..V::W]);
         for &d in &digests[..V::W] {
-            inner.horner.push(&p.hg, d);
+            inner.horner.push(p.hg(), d);
         }
         inner.component_bytes += Self::GROUP as u64;
     }

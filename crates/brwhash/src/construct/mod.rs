@@ -40,14 +40,15 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     pub sq: [F; S],
     /// hx[j - 1] = x^j for j = 1..=n_hx (n_hx <= G): Horner in x; read through `hx()`.
     hx: [F; G],
-    /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L).
-    pub hg: [F; G],
+    /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L); read
+    /// through `hg()`.
+    hg: [F; G],
     /// Entries of `sq` computed (the rest are zero).
     n_sq: usize,
     /// Entries of `hx` computed: the Horner group size g in x.
     n_hx: usize,
-    /// Whether `hg` was computed.
-    has_hg: bool,
+    /// Entries of `hg` computed: the Horner group size in gamma (0 without gamma).
+    n_hg: usize,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -62,11 +63,18 @@ impl<F: Field, const S: usize> Powers<F, S> {
     }
 
     /// [`new`](Self::new) on the stack, for one-shot hashing with a small `S` (as many
-    /// squarings as the message needs): no allocation.
+    /// squarings as the message needs): no allocation; and only gamma^1 .. gamma^n_hg (a
+    /// message of fewer than G super-blocks needs no more).
     #[inline(always)]
-    pub fn on_stack(x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) -> Self {
+    pub fn on_stack_hg(
+        x: F,
+        n_sq: usize,
+        n_hx: usize,
+        gamma_log: Option<usize>,
+        n_hg: usize,
+    ) -> Self {
         let mut p = Self::empty();
-        p.fill(x, n_sq, n_hx, gamma_log);
+        p.fill_hg(x, n_sq, n_hx, gamma_log, n_hg);
         p
     }
 
@@ -78,12 +86,17 @@ impl<F: Field, const S: usize> Powers<F, S> {
             hg: [F::ZERO; G],
             n_sq: 0,
             n_hx: 0,
-            has_hg: false,
+            n_hg: 0,
         }
     }
 
     #[inline(always)]
     fn fill(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) {
+        self.fill_hg(x, n_sq, n_hx, gamma_log, G)
+    }
+
+    #[inline(always)]
+    fn fill_hg(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>, n_hg: usize) {
         let n_sq = n_sq.clamp(1, S);
         let n_hx = n_hx.clamp(1, G);
         self.n_sq = n_sq;
@@ -96,8 +109,8 @@ impl<F: Field, const S: usize> Powers<F, S> {
         if let Some(e) = gamma_log {
             debug_assert!(e < n_sq);
             let gamma = self.sq[e];
-            fill_powers(&mut self.hg, gamma);
-            self.has_hg = true;
+            self.n_hg = n_hg.clamp(1, G);
+            fill_powers(&mut self.hg[..self.n_hg], gamma);
         }
     }
 
@@ -109,6 +122,15 @@ impl<F: Field, const S: usize> Powers<F, S> {
     #[inline(always)]
     pub fn hx(&self) -> &[F] {
         &self.hx[..self.n_hx]
+    }
+
+    /// gamma^1 ..= gamma^G: the Horner powers in gamma. Always G entries, so that Horner's
+    /// groups have a length known at compile time (a slice of computed length cost d-2LHash
+    /// a third); a one-shot `Powers` for n super-blocks (`on_stack_hg`) computes only the
+    /// first n, the only ones a Horner over n values reads (its one flush reads powers[..n]).
+    #[inline(always)]
+    pub fn hg(&self) -> &[F; G] {
+        &self.hg
     }
 }
 
@@ -154,8 +176,8 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
         for e in &mut self.hx[..self.n_hx] {
             e.zeroize();
         }
-        if self.has_hg {
-            self.hg.zeroize();
+        for e in &mut self.hg[..self.n_hg] {
+            e.zeroize();
         }
     }
 }

@@ -79,7 +79,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
     #[inline(always)]
     fn broadcast_powers(&mut self, p: &Powers<F>) {
         if !self.have_powers {
-            for (v, &h) in self.powers.iter_mut().zip(&p.hg) {
+            for (v, &h) in self.powers.iter_mut().zip(p.hg()) {
                 *v = V::splat(h);
             }
             self.have_powers = true;

@@ -109,7 +109,7 @@ impl<F: PrimeField> Core<F> {
                     4 => super_block::<F, 15, S>(p, bytes),
                     _ => super_block::<F, 31, S>(p, bytes),
                 };
-                outer.push(&p.hg, v);
+                outer.push(p.hg(), v);
             }
             Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
             Core::Dec(streams) => {
@@ -181,10 +181,10 @@ impl<F: PrimeField> Core<F> {
                 }
                 if k - 1 == (1 << d) - 1 {
                     // A whole super-block whose last block is short: BRW-hashed.
-                    outer.push(&p.hg, brw_short(&p.sq, &values[1..k]));
+                    outer.push(p.hg(), brw_short(&p.sq, &values[1..k]));
                     k = 1;
                 }
-                values[0] = outer.value(&p.hg);
+                values[0] = outer.value(p.hg());
                 values[k] = length;
                 x_poly(p.hx(), F::ZERO, &values[..=k])
             }
@@ -396,10 +396,10 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
             }
             brw_short(&p.sq, &ms[..delta])
         };
-        outer.push(&p.hg, v);
+        outer.push(p.hg(), v);
     }
     let mut values = [F::ZERO; 33];
-    values[0] = outer.value(&p.hg);
+    values[0] = outer.value(p.hg());
     let mut k = 1;
     for block in msg[sb_bytes..].chunks(b) {
         values[k] = if block.len() == b {

@@ -33,13 +33,14 @@ impl<F: Field> TwoL<F> {
         self.sb[self.n] = m;
         self.n += 1;
         if self.n == self.delta {
-            self.outer.push(&p.hg, brw_short(&p.sq, &self.sb[..self.n]));
+            self.outer
+                .push(p.hg(), brw_short(&p.sq, &self.sb[..self.n]));
             self.n = 0;
         }
     }
 
     pub fn finish(self, p: &Powers<F>, length: F) -> F {
-        horner_tail(p, self.outer.finish(&p.hg), &self.sb[..self.n], length)
+        horner_tail(p, self.outer.finish(p.hg()), &self.sb[..self.n], length)
     }
 }
 
