@@ -8,7 +8,7 @@ use crate::backend::{clmul128, clmul256, vclmul128, vclmul256};
 use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::eval::G;
-use crate::field::{Fp1271, Fp1305, Gf128, Gf256, PrimeField};
+use crate::field::{Clamped, Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use crate::{Algorithm, Backend, Digest, Error};
 
 /// Longest message (and vecHash2L component): N < 2^61 bytes, so L = 8N < 2^64.
@@ -221,7 +221,9 @@ impl Key {
         };
         let simd = match &self.material {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
-            Material::P1305(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, s)),
+            Material::P1305(p) => poly1305_scalar(self, p, msg)
+                .or_else(|| simd_one_shot(self, p, msg))
+                .map(|v| prime_digest(v, s)),
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) if narrow(4 * 496) => {
                 Some(binary_digest(clmul128::one_shot(p, msg)))
@@ -572,6 +574,27 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     Some(state.finish(p))
 }
 
+/// Poly1305's value of a message that goes to scalar code (the scalar backend, or a SIMD
+/// backend below its one-shot crossover): plain Horner with the clamped key, faster there than
+/// groups with the key's powers (TSC cycles, 256 B: 190 vs 203; 1 KiB: 695 vs 760).
+fn poly1305_scalar(key: &Key, p: &Powers<Fp1305>, msg: &[u8]) -> Option<Fp1305> {
+    #[cfg(target_arch = "x86_64")]
+    if key.alg == Algorithm::POLY1305
+        && (key.backend == Backend::Scalar
+            || (key.backend != Backend::Portable
+                && msg.len() <= SimdState::<Fp1305>::one_shot_crossover(key.alg, key.backend)
+                && crate::backend::scalar_here()))
+    {
+        let [r0, r1, _] = p.x().to_u192();
+        let mut r = Clamped::new(r0 as u128 | (r1 as u128) << 64)?;
+        let v = crate::backend::scalar::poly1305(&r, msg);
+        r.zeroize();
+        return Some(v);
+    }
+    let _ = (key, p, msg);
+    None
+}
+
 /// Squarings the one-shot scalar path keeps on the stack: messages below 2^14 blocks.
 const ONE_SHOT_SQUARES: usize = 16;
 
@@ -642,12 +665,11 @@ pub(crate) fn one_shot_scalar(
                 let x = Fp1271::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             } else if alg == Algorithm::POLY1305 {
-                let x = Fp1305::from_key(&(k & POLY1305_CLAMP).to_le_bytes());
+                let mut r = Clamped::new(k & POLY1305_CLAMP).expect("a clamped key");
+                let v = crate::backend::scalar::poly1305(&r, msg);
+                r.zeroize();
                 let mut s = u128::from_le_bytes(key[16..32].try_into().expect("32 key bytes"));
-                let d = prime_digest(
-                    crate::backend::scalar::horner(x, msg),
-                    Some(&s.to_le_bytes()),
-                );
+                let d = prime_digest(v, Some(&s.to_le_bytes()));
                 s.zeroize();
                 d
             } else {

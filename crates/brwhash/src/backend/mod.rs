@@ -423,9 +423,10 @@ impl<F: SimdPrime> SimdState<F> {
     /// polyHash and Poly1305 then run `construct::poly_exact`, whose fixed cost is lower than
     /// the streaming state's. Measured like `crossover` (one-shot / precomputed key, TSC
     /// cycles per message, SIMD vs scalar):
-    /// - Poly1305 on IFMA: 256 B 281 / 184 vs 298 / 207, 320 B 372 / 258 vs 355 / 264,
-    ///   384 B 308 / 198 vs 416 / 301: 320 (320 B has a head vector block of 4 blocks);
-    ///   AVX-512F and AVX2: 512 B 525 / 337 and 523 / 372 vs 532 / 395, 768 B 621 / 439 and
+    /// - Poly1305 on IFMA (one-shot; scalar code is plain Horner with the clamped key):
+    ///   512 B 357 vs 341, 576 B 406 vs 381, 640 B 399 vs 423, 768 B 420 vs 511: 576;
+    ///   AVX-512F and AVX2 (measured before the clamped scalar Horner, which only moves the
+    ///   crossover up): 512 B 525 / 337 and 523 / 372 vs 532 / 395, 768 B 621 / 439 and
     ///   621 / 474 vs 727 / 595: 512.
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
@@ -433,7 +434,7 @@ impl<F: SimdPrime> SimdState<F> {
     pub fn one_shot_crossover(alg: Algorithm, backend: Backend) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 320,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 576,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(_)), false) => 512,
             (Some(Plan::Poly(_)), true) => 2048,
@@ -482,6 +483,13 @@ pub(crate) mod scalar {
     pub(crate) fn horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
         debug_assert!(super::scalar_here());
         unsafe { x86::scalar_horner(x, msg) }
+    }
+
+    /// Poly1305's value of `msg` by plain Horner with the clamped key
+    /// (`construct::poly1305_horner`).
+    pub(crate) fn poly1305(r: &crate::field::Clamped, msg: &[u8]) -> crate::field::Fp1305 {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_poly1305(r, msg) }
     }
 
     pub(crate) fn one_shot<F: PrimeField, const S: usize>(

@@ -85,9 +85,9 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn store(self, out: &mut [F]);
     /// Lane j = `values[j]` (`values.len() == W`).
     fn from_lanes(values: &[F]) -> Self;
-    /// Whether `lane0_or_one` runs in registers (else [`Lanes::ladder`] goes through memory
-    /// and scalar powers are faster).
-    const FAST_LANE0: bool = false;
+    /// Whether `lane0_or_one` and `shift_up` run in registers (else they go through memory,
+    /// and scalar powers and scalar loads are faster).
+    const FAST_PERMUTES: bool = false;
 
     /// Lane j = lane 0 of `self` where bit j of `mask` is set, else 1 (the steps of
     /// [`Lanes::ladder`]).
@@ -106,6 +106,18 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
         let r = Self::from_lanes(&values[..Self::W]);
         values.zeroize();
         r
+    }
+
+    /// Lane j = lane j - z for j >= z, zero below (z < W): the head vector block of
+    /// `poly_exact` from a whole one.
+    #[inline(always)]
+    fn shift_up(self, z: usize) -> Self {
+        let mut values = [F::ZERO; 16];
+        self.store(&mut values[z..Self::W + z]);
+        for v in &mut values[..z] {
+            *v = F::ZERO;
+        }
+        Self::from_lanes(&values[..Self::W])
     }
 
     /// Lane j = x^(W - j), computed in the lanes: lg W products, each lane multiplied by

@@ -16,7 +16,9 @@ pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
 pub(crate) use polyhash::{poly_exact, PolyLanes};
-pub(crate) use scalar::{horner_one_shot, one_shot as scalar_one_shot, ScalarHasher};
+pub(crate) use scalar::{
+    horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
+};
 
 use crate::algorithm::Family;
 use crate::backend::{Backend, SimdPrime, SimdState};

@@ -251,7 +251,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg
     let mut t = ExactPowers::<V>::default();
     let mut scalar_powers = [F::ZERO; G];
     let xw = match xw {
-        None if !V::FAST_LANE0 => {
+        None if !V::FAST_PERMUTES => {
             scalar_powers = super::powers_to_g(x);
             Some(&scalar_powers[..])
         }
@@ -286,11 +286,17 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg
     let mut sum = V::Wide::default();
     let mut chunks = rest.chunks_exact(w * b);
     if h > 0 {
-        let mut lanes = [F::ZERO; 16];
-        for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
-            *l = F::load(block, true);
-        }
-        sum = V::from_lanes(&lanes[..w]).mul_wide(t.p[first - 1]);
+        let head = if V::FAST_PERMUTES && full >= w {
+            // The first W blocks, shifted up to end at block h.
+            V::load(&body[..w * b], true).shift_up(w - h)
+        } else {
+            let mut lanes = [F::ZERO; 16];
+            for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
+                *l = F::load(block, true);
+            }
+            V::from_lanes(&lanes[..w])
+        };
+        sum = head.mul_wide(t.p[first - 1]);
         u = 1;
     }
     while u < first {

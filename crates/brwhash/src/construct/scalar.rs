@@ -18,7 +18,7 @@ use super::{powers_to_g, Held, Powers};
 use crate::algorithm::Family;
 use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Brw, Horner, G};
-use crate::field::{Field, PrimeField};
+use crate::field::{Clamped, Field, Fp1305, PrimeField};
 use crate::Algorithm;
 
 /// Largest chunk: 32 blocks of 16 bytes (a 5-BRWHash chunk, four blocks of each of eight
@@ -475,6 +475,23 @@ pub(crate) fn horner_one_shot<F: PrimeField>(x: F, msg: &[u8]) -> F {
         zeroize::Zeroize::zeroize(e);
     }
     v
+}
+
+/// Poly1305's x * Poly(x; pad1(msg)) by plain Horner with the clamped key: one
+/// [`Fp1305::mul_clamped`] per block, no key powers (RFC 8439's own algorithm, the shortest
+/// dependency chain per block).
+#[inline(always)]
+pub(crate) fn poly1305_horner(r: &Clamped, msg: &[u8]) -> Fp1305 {
+    let mut acc = Fp1305::ZERO;
+    let mut blocks = msg.chunks_exact(16);
+    for block in &mut blocks {
+        acc = acc.add_block(Fp1305::load(block, true)).mul_clamped(r);
+    }
+    let rest = blocks.remainder();
+    if !rest.is_empty() {
+        acc = acc.add_block(Fp1305::from_block(rest, true)).mul_clamped(r);
+    }
+    acc
 }
 
 /// Block counts up to which one-shot Horner runs without key powers (`horner_g1`), then with

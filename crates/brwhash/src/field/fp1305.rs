@@ -29,7 +29,58 @@ impl Fp1305 {
     }
 }
 
+/// A Poly1305 key r (RFC 8439's clamp: r < 2^124, and 4 divides the high word), ready for
+/// [`Fp1305::mul_clamped`]: the clamp lets the product fold 2^130 = 5 into its columns.
+#[derive(Clone, Copy)]
+pub(crate) struct Clamped {
+    r0: u64,
+    r1: u64,
+    /// 5 * r1 / 4: 2^128 r1 = 2^130 (r1 / 4) = 5 (r1 / 4) mod p.
+    s1: u64,
+}
+
+impl Clamped {
+    /// `r` must be clamped (`None` otherwise).
+    pub(crate) fn new(r: u128) -> Option<Clamped> {
+        let (r0, r1) = (r as u64, (r >> 64) as u64);
+        (r0 >> 60 == 0 && r1 >> 60 == 0 && r1 & 3 == 0).then_some(Clamped {
+            r0,
+            r1,
+            s1: r1 + (r1 >> 2),
+        })
+    }
+}
+
+impl zeroize::Zeroize for Clamped {
+    fn zeroize(&mut self) {
+        self.r0.zeroize();
+        self.r1.zeroize();
+        self.s1.zeroize();
+    }
+}
+
 impl Fp1305 {
+    /// `self * r` for a clamped r and `self` below 2^131 (a value of this function plus a
+    /// block; the top limb below 8, so that it times s1 fits a word):
+    /// three columns and a carry, as poly1305-donna-64 ([P1]'s reduction with the clamp's
+    /// help). The result is below 2^130 + 2^66.
+    #[inline(always)]
+    pub(crate) fn mul_clamped(self, r: &Clamped) -> Fp1305 {
+        let [h0, h1, h2] = self.0;
+        debug_assert!(h2 < 8);
+        let m = |a: u64, b: u64| a as u128 * b as u128;
+        // h r = h0 r0 + 2^64 (h0 r1 + h1 r0) + 2^128 (h1 r1 + h2 r0) + 2^192 h2 r1, and
+        // 2^128 r1 = s1, 2^192 r1 = 2^64 s1 (mod p).
+        let d0 = m(h0, r.r0) + m(h1, r.s1);
+        let d1 = m(h0, r.r1) + m(h1, r.r0) + (h2 * r.s1) as u128 + (d0 >> 64);
+        let d2 = h2 * r.r0 + (d1 >> 64) as u64;
+        // Bits from 2^130 up wrap times 5.
+        let c = (d2 >> 2) * 5;
+        let t = (d0 as u64) as u128 + c as u128;
+        let t1 = (d1 as u64) as u128 + (t >> 64);
+        Fp1305([t as u64, t1 as u64, (d2 & 3) + (t1 >> 64) as u64])
+    }
+
     /// The value modulo p in [0, p), as (bits 0..128, bits 128..130).
     fn canonical(self) -> (u128, u64) {
         // One fold gives v < 2^130 + 5; then subtract p exactly when v + 5 reaches 2^130.

@@ -13,6 +13,7 @@ pub mod gf128;
 pub mod gf256;
 
 pub use fp1271::Fp1271;
+pub(crate) use fp1305::Clamped;
 pub use fp1305::Fp1305;
 pub use gf128::Gf128;
 pub use gf256::Gf256;

@@ -182,3 +182,33 @@ fn prime_reduction_edges() {
     // The digest is the canonical value truncated to 128 bits: p - 1 has bits above 2^128.
     assert_eq!(minus_one.to_digest(), u128::MAX - 5);
 }
+
+/// Poly1305's clamped product equals the general one for values up to the bound it accepts
+/// (top limb 7), with the largest clamped key and random ones, and chains stay in bounds.
+#[test]
+fn clamped_product_matches_general() {
+    const CLAMP: u128 = 0x0ffffffc_0ffffffc_0ffffffc_0fffffff;
+    let mut rng = Rng(0x1305);
+    let mut keys = vec![CLAMP, 0];
+    keys.extend((0..50).map(|_| rng.u128() & CLAMP));
+    for r in keys {
+        let c = fp1305::Clamped::new(r).expect("clamped");
+        let x = Fp1305([r as u64, (r >> 64) as u64, 0]);
+        let mut values = vec![
+            Fp1305([u64::MAX, u64::MAX, 7]),
+            Fp1305([0, 0, 0]),
+            Fp1305([u64::MAX, u64::MAX, 3]),
+        ];
+        values.extend((0..50).map(|_| Fp1305::sample(&mut rng)));
+        for h in values {
+            let got = h.mul_clamped(&c);
+            assert_eq!(got.to_canonical_bytes(), h.mul(x).to_canonical_bytes());
+            assert!(got.0[2] <= 4, "top limb {}", got.0[2]);
+        }
+    }
+    assert!(
+        fp1305::Clamped::new(1 << 64 | 1).is_none(),
+        "4 must divide the high word"
+    );
+    assert!(fp1305::Clamped::new(1 << 124).is_none());
+}

@@ -82,6 +82,11 @@ pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
     crate::construct::horner_one_shot(x, msg)
 }
 
+#[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
+    crate::construct::poly1305_horner(r, msg)
+}
+
 /// Entry points: each compiles a construction's hot path with the backend's features.
 macro_rules! entry {
     ($feature:literal, $update:ident, $finish:ident, $state:ident, $lanes:ident) => {

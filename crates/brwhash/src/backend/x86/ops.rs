@@ -11,11 +11,16 @@ macro_rules! lane_conversions {
     ($field:ty, lane0 = $lane0:ident) => {
         crate::backend::x86::ops::lane_conversions!($field);
 
-        const FAST_LANE0: bool = true;
+        const FAST_PERMUTES: bool = true;
 
         #[inline(always)]
         fn lane0_or_one(self, mask: u8) -> Self {
             self.$lane0(mask)
+        }
+
+        #[inline(always)]
+        fn shift_up(self, z: usize) -> Self {
+            self.shift_up_limbs(z)
         }
     };
     ($field:ty) => {
@@ -73,7 +78,7 @@ macro_rules! width_ops {
         srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
         loadu = $loadu:ident, storeu = $storeu:ident,
         madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
-        mask_permutexvar = $mask_permutexvar:ident
+        mask_permutexvar = $mask_permutexvar:ident, maskz_permutexvar = $maskz_permutexvar:ident
     ) => {
         pub(crate) mod $module {
             use core::arch::x86_64::*;
@@ -135,6 +140,17 @@ macro_rules! width_ops {
             pub(crate) fn lane0_or(src: V, mask: u8, v: V) -> V {
                 unsafe { $mask_permutexvar(src, mask, ZV, v) }
             }
+            /// Lane j = lane j - z of `v` for j >= z, zero below (AVX-512F, and VL for ymm:
+            /// IFMA code only).
+            #[inline(always)]
+            pub(crate) fn shift_up(v: V, z: usize) -> V {
+                let mut idx = [0u64; $w];
+                for (j, i) in idx.iter_mut().enumerate() {
+                    *i = j.wrapping_sub(z) as u64 & ($w - 1);
+                }
+                let keep = (((1u32 << $w) - 1) & !((1u32 << z) - 1)) as u8;
+                unsafe { $maskz_permutexvar(keep, load(&idx), v) }
+            }
             /// The sum of the lanes (wrapping).
             #[inline(always)]
             pub(crate) fn hsum(v: V) -> u64 {
@@ -167,7 +183,8 @@ width_ops!(
     storeu = _mm256_storeu_si256,
     madd52lo = _mm256_madd52lo_epu64,
     madd52hi = _mm256_madd52hi_epu64,
-    mask_permutexvar = _mm256_mask_permutexvar_epi64
+    mask_permutexvar = _mm256_mask_permutexvar_epi64,
+    maskz_permutexvar = _mm256_maskz_permutexvar_epi64
 );
 
 width_ops!(
@@ -186,7 +203,8 @@ width_ops!(
     storeu = _mm512_storeu_si512,
     madd52lo = _mm512_madd52lo_epu64,
     madd52hi = _mm512_madd52hi_epu64,
-    mask_permutexvar = _mm512_mask_permutexvar_epi64
+    mask_permutexvar = _mm512_mask_permutexvar_epi64,
+    maskz_permutexvar = _mm512_maskz_permutexvar_epi64
 );
 
 /// Carry-less arithmetic on the 128-bit lanes of a zmm register (VPCLMULQDQ, AVX-512F/BW),

@@ -202,6 +202,16 @@ macro_rules! radix44_width {
             }
 
             impl<const K: u64> L44<K> {
+                /// `Lanes::shift_up` in registers.
+                #[inline(always)]
+                fn shift_up_limbs(self, z: usize) -> Self {
+                    L44([
+                        shift_up(self.0[0], z),
+                        shift_up(self.0[1], z),
+                        shift_up(self.0[2], z),
+                    ])
+                }
+
                 /// `Lanes::lane0_or_one` in registers: 1 is limbs (1, 0, 0).
                 #[inline(always)]
                 fn lane0_or_one_limbs(self, mask: u8) -> Self {

@@ -38,6 +38,14 @@ macro_rules! lane_test {
                     };
                     assert_eq!(l.to_digest(), want.to_digest(), "mask lane {j}");
                 }
+                // Lanes shifted up, zeros below.
+                for z in 0..w {
+                    V::<F>::ladder(x).shift_up(z).store(&mut lanes[..w]);
+                    for (j, l) in lanes[..w].iter().enumerate() {
+                        let want = if j < z { F::ZERO } else { xw[w - 1 - (j - z)] };
+                        assert_eq!(l.to_digest(), want.to_digest(), "shift {z} lane {j}");
+                    }
+                }
                 // The lane sum of the powers.
                 let sum = xw[..w].iter().fold(F::ZERO, |a, &b| a.add(b));
                 assert_eq!(V::<F>::ladder(x).sum_lanes().to_digest(), sum.to_digest());
