@@ -425,9 +425,8 @@ impl<F: SimdPrime> SimdState<F> {
     /// cycles per message, SIMD vs scalar):
     /// - Poly1305 on IFMA (one-shot; scalar code is plain Horner with the clamped key):
     ///   512 B 357 vs 341, 576 B 406 vs 381, 640 B 399 vs 423, 768 B 420 vs 511: 576;
-    ///   AVX-512F and AVX2 (measured before the clamped scalar Horner, which only moves the
-    ///   crossover up): 512 B 525 / 337 and 523 / 372 vs 532 / 395, 768 B 621 / 439 and
-    ///   621 / 474 vs 727 / 595: 512.
+    ///   AVX-512F 1 KiB 660 vs 673, 1280 B 717 vs 838: 1024; AVX2 1280 B 829 vs 838, 1536 B
+    ///   897 vs 978: 1280.
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
     ///   2048.
@@ -436,7 +435,8 @@ impl<F: SimdPrime> SimdState<F> {
         match (Plan::of(alg, backend), p1271) {
             (Some(Plan::Poly(Lanes::Ifma8)), false) => 576,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
-            (Some(Plan::Poly(_)), false) => 512,
+            (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
+            (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
             _ => Self::crossover(alg, backend),
         }
