@@ -553,7 +553,7 @@ fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usiz
 /// code for the algorithm and the message is past the backend's crossover length, else by
 /// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
-    let crossover = SimdState::<F>::one_shot_crossover(key.alg, key.backend);
+    let crossover = SimdState::<F>::one_shot_crossover(key.alg, key.backend, true);
     #[cfg(target_arch = "x86_64")]
     if key.backend == Backend::Scalar
         || (key.backend != Backend::Portable
@@ -582,7 +582,8 @@ fn poly1305_scalar(key: &Key, p: &Powers<Fp1305>, msg: &[u8]) -> Option<Fp1305> 
     if key.alg == Algorithm::POLY1305
         && (key.backend == Backend::Scalar
             || (key.backend != Backend::Portable
-                && msg.len() <= SimdState::<Fp1305>::one_shot_crossover(key.alg, key.backend)
+                && msg.len()
+                    <= SimdState::<Fp1305>::one_shot_crossover(key.alg, key.backend, true)
                 && crate::backend::scalar_here()))
     {
         let [r0, r1, _] = p.x().to_u192();
@@ -621,7 +622,7 @@ pub(crate) fn one_shot_scalar(
         let len = msg.len();
         let scalar = backend == Backend::Scalar
             || (backend != Backend::Portable
-                && len <= SimdState::<Fp1305>::one_shot_crossover(alg, backend)
+                && len <= SimdState::<Fp1305>::one_shot_crossover(alg, backend, false)
                 && crate::backend::scalar_here());
         let block = if prime == Prime::P1271 { 15 } else { 16 };
         if !scalar {

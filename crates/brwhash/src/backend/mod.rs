@@ -430,9 +430,16 @@ impl<F: SimdPrime> SimdState<F> {
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
     ///   2048.
-    pub fn one_shot_crossover(alg: Algorithm, backend: Backend) -> usize {
+    ///
+    /// `keyed`: a `Key` has x^1 .. x^8, so the SIMD lanes skip their power ladder and win
+    /// earlier on IFMA (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 320 B 213 vs
+    /// 212, 384 B 213 vs 284, 512 B 246 vs 332: 320; polyHash1271 512 B 264 vs 260, 640 B
+    /// 275 vs 299: 512.
+    pub fn one_shot_crossover(alg: Algorithm, backend: Backend, keyed: bool) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {
+            (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 320,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 512,
             (Some(Plan::Poly(Lanes::Ifma8)), false) => 576,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
