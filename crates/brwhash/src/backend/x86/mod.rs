@@ -274,4 +274,6 @@ wide_entries!(
     wide256_finish
 );
 #[cfg(test)]
+mod probe;
+#[cfg(test)]
 mod tests;

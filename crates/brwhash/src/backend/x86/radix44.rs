@@ -8,11 +8,12 @@
 //! (madd52lo) stay at their column; a high half (madd52hi) is worth 2^52 = 2^44 * 2^8 there,
 //! so it joins the next column shifted by 8 (the top one wraps with K * 2^8) at reduction.
 //!
-//! Bounds per lane: elements have limbs below 2^44 + 1 after a reduction and below 2^44 when
-//! loaded; the constructions add at most two before multiplying (limbs < 2^45.1, and
-//! K * limb < 2^50.1 < 2^52 as IFMA needs). One product adds below 3 * 2^52 to a low column
-//! and below 3 * 2^43 to a high one; with the K * 2^8 wrap, up to 32 products can be summed
-//! in 64 bits: `WIDE_SUM_LIMIT` = 24.
+//! Bounds per lane: elements have limbs below 2^44 + 2^20 after a reduction (one parallel
+//! round of carries) and below 2^44 when loaded; the constructions add at most two before
+//! multiplying (limbs < 2^45.1, and K * limb < 2^50.1 < 2^52 as IFMA needs). One product adds
+//! below 3 * 2^52 to a low column and below 3 * 2^43.2 to a high one; with the K * 2^8 wrap,
+//! up to 32 products can be summed in 64 bits: `WIDE_SUM_LIMIT` = 24. Then the columns are
+//! below 2^63, their carries below 2^19, and the top one wrapped below 2^20.
 //!
 //! See the module documentation of `backend::x86` for why the `unsafe` blocks are sound.
 
@@ -273,19 +274,17 @@ macro_rules! radix44_width {
                     let m = splat64(MASK44);
                     let [d0, d1, d2, e0, e1, e2] = w.0;
                     // High halves join the next column (x 2^8); the top one wraps (x K 2^8).
-                    let mut t0 = add(d0, Self::wrap(shl::<8>(e2)));
-                    let mut t1 = add(d1, shl::<8>(e0));
-                    let mut t2 = add(d2, shl::<8>(e1));
-                    t1 = add(t1, shr::<44>(t0));
-                    t0 = and(t0, m);
-                    t2 = add(t2, shr::<44>(t1));
-                    t1 = and(t1, m);
-                    // Bits at and above 2^132 wrap once more, then one carry: limbs < 2^44 + 1.
-                    t0 = add(t0, Self::wrap(shr::<44>(t2)));
-                    t2 = and(t2, m);
-                    t1 = add(t1, shr::<44>(t0));
-                    t0 = and(t0, m);
-                    L44([t0, t1, t2])
+                    let t0 = add(d0, Self::wrap(shl::<8>(e2)));
+                    let t1 = add(d1, shl::<8>(e0));
+                    let t2 = add(d2, shl::<8>(e1));
+                    // One round of carries, all three at once (the top one wraps): limbs
+                    // below 2^44 + 2^20, which a product accepts; a sequential carry chain
+                    // would reach 2^44 + 1 but cost a dependency chain of five steps.
+                    L44([
+                        add(and(t0, m), Self::wrap(shr::<44>(t2))),
+                        add(and(t1, m), shr::<44>(t0)),
+                        add(and(t2, m), shr::<44>(t1)),
+                    ])
                 }
             }
 
