@@ -274,6 +274,4 @@ wide_entries!(
     wide256_finish
 );
 #[cfg(test)]
-mod probe;
-#[cfg(test)]
 mod tests;
