@@ -139,7 +139,12 @@ impl Key {
                 let x = Fp1305::from_key(&r.to_le_bytes());
                 let gamma_log = simd_gamma_log(alg, backend, max_len);
                 let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
-                Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
+                Material::P1305(with_lane_table(
+                    alg,
+                    backend,
+                    max_len,
+                    Powers::new(x, n_sq, n_hx, gamma_log),
+                ))
             }
             family => {
                 let block = if alg.prime() == Some(Prime::P1271) {
@@ -157,12 +162,14 @@ impl Key {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
                         let x = Fp1271::from_key(&k16);
-                        Material::P1271(Powers::new(x, n_sq, n_hx, gamma_log))
+                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        Material::P1271(with_lane_table(alg, backend, max_len, p))
                     }
                     (Some(Prime::P1305), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                         let x = Fp1305::from_key(&k16);
-                        Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
+                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        Material::P1305(with_lane_table(alg, backend, max_len, p))
                     }
                     // Binary fields: Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no
                     // Horner in x; PCLMULQDQ keys hold the powers in its own field type.
@@ -540,6 +547,25 @@ fn horner_only(alg: Algorithm, max_len: u64, block: usize) -> bool {
     }
 }
 
+/// A key's powers with its SIMD backend's table for whole polyHash / Poly1305 messages, when
+/// the key serves messages past the crossover (a key for any length; not a one-shot key of a
+/// short message, which would not pay the table back).
+fn with_lane_table<F: SimdPrime>(
+    alg: Algorithm,
+    backend: Backend,
+    max_len: u64,
+    mut p: Box<Powers<F>>,
+) -> Box<Powers<F>> {
+    let crossover = SimdState::<F>::one_shot_crossover(alg, backend, true) as u64;
+    if max_len == MAX_MESSAGE_BYTES && max_len > crossover {
+        if let Ok(xw) = <&[F; G]>::try_from(p.hx()) {
+            p.lane_table =
+                SimdState::<F>::poly_table(alg, backend, xw).map(zeroize::Zeroizing::new);
+        }
+    }
+    p
+}
+
 /// The SIMD state's `Powers::hg` need, unless every message this key will see is below the
 /// crossover (one-shot keys of short messages take the portable code and skip those powers).
 fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usize> {
@@ -566,7 +592,8 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
         return None;
     }
     let xw = <&[F; G]>::try_from(p.hx()).ok();
-    if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, msg) {
+    let table = p.lane_table.as_deref().map(|t| &t[..]);
+    if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, table, msg) {
         return Some(v);
     }
     let mut state = SimdState::<F>::new(key.alg, key.backend, Some(msg.len() as u64))?;
@@ -637,7 +664,8 @@ pub(crate) fn one_shot_scalar(
             }
             let v = if prime == Prime::P1271 {
                 let x = Fp1271::from_key(&k.to_le_bytes());
-                SimdState::poly_one_shot(alg, backend, x, None, msg).map(|v| prime_digest(v, None))
+                SimdState::poly_one_shot(alg, backend, x, None, None, msg)
+                    .map(|v| prime_digest(v, None))
             } else {
                 let x = Fp1305::from_key(&k.to_le_bytes());
                 let mut s = [0u8; 16];
@@ -645,7 +673,7 @@ pub(crate) fn one_shot_scalar(
                     s.copy_from_slice(&key[16..32]);
                 }
                 let s_opt = (alg == Algorithm::POLY1305).then_some(&s);
-                let d = SimdState::poly_one_shot(alg, backend, x, None, msg)
+                let d = SimdState::poly_one_shot(alg, backend, x, None, None, msg)
                     .map(|v| prime_digest(v, s_opt));
                 s.zeroize();
                 d

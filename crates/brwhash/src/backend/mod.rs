@@ -401,22 +401,46 @@ impl<F: SimdPrime> SimdState<F> {
         backend: Backend,
         x: F,
         xw: Option<&[F; crate::eval::G]>,
+        table: Option<&[u64]>,
         msg: &[u8],
     ) -> Option<F> {
         match Plan::of(alg, backend)? {
             // SAFETY: `backend` passed `Backend::check` (the caller's key or selection), so
             // the CPU has the entry point's features.
             #[cfg(target_arch = "x86_64")]
-            Plan::Poly(Lanes::Avx2x4) => Some(unsafe { x86::exact_avx2(x, xw, msg) }),
+            Plan::Poly(Lanes::Avx2x4) => Some(unsafe { x86::exact_avx2(x, xw, table, msg) }),
             #[cfg(target_arch = "x86_64")]
-            Plan::Poly(Lanes::Avx512x8) => Some(unsafe { x86::exact_avx512(x, xw, msg) }),
+            Plan::Poly(Lanes::Avx512x8) => Some(unsafe { x86::exact_avx512(x, xw, table, msg) }),
             #[cfg(target_arch = "x86_64")]
-            Plan::Poly(Lanes::Ifma8) => Some(unsafe { x86::exact_ifma8(x, xw, msg) }),
+            Plan::Poly(Lanes::Ifma8) => Some(unsafe { x86::exact_ifma8(x, xw, table, msg) }),
             _ => {
-                let _ = (x, xw, msg);
+                let _ = (x, xw, table, msg);
                 None
             }
         }
+    }
+
+    /// The power table a key caches for [`poly_one_shot`](Self::poly_one_shot) (`None` when
+    /// `alg`'s plan on `backend` is not polyHash's, or the lanes take no table).
+    pub fn poly_table(
+        alg: Algorithm,
+        backend: Backend,
+        xw: &[F; crate::eval::G],
+    ) -> Option<Vec<u64>> {
+        let words = match Plan::of(alg, backend)? {
+            // SAFETY: as in `poly_one_shot`.
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Avx2x4) => unsafe { x86::table_avx2(xw) },
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Avx512x8) => unsafe { x86::table_avx512(xw) },
+            #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Ifma8) => unsafe { x86::table_ifma8(xw) },
+            _ => {
+                let _ = xw;
+                return None;
+            }
+        };
+        (!words.is_empty()).then_some(words)
     }
 
     /// [`crossover`](Self::crossover) for a whole message (`brwhash::hash`, `Key::hash`):
@@ -431,15 +455,14 @@ impl<F: SimdPrime> SimdState<F> {
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
     ///   2048.
     ///
-    /// `keyed`: a `Key` has x^1 .. x^8, so the SIMD lanes skip their power ladder and win
-    /// earlier on IFMA (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 320 B 213 vs
-    /// 212, 384 B 213 vs 284, 512 B 246 vs 332: 320; polyHash1271 512 B 264 vs 260, 640 B
-    /// 275 vs 299: 512.
+    /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
+    /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
+    /// 128, 256 B 108 vs 169: 128; polyHash1271 192 B 122 vs 130, 256 B 138 vs 153: 192.
     pub fn one_shot_crossover(alg: Algorithm, backend: Backend, keyed: bool) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {
-            (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 320,
-            (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 512,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 128,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 192,
             (Some(Plan::Poly(Lanes::Ifma8)), false) => 576,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,

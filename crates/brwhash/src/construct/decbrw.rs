@@ -85,6 +85,13 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn store(self, out: &mut [F]);
     /// Lane j = `values[j]` (`values.len() == W`).
     fn from_lanes(values: &[F]) -> Self;
+    /// 64-bit words that hold one value (a vector cached in a key).
+    const WORDS: usize;
+    /// The value as `WORDS` words.
+    fn to_words(self, out: &mut [u64]);
+    /// A value from `to_words`' words.
+    fn from_words(words: &[u64]) -> Self;
+
     /// Whether `lane0_or_one` and `shift_up` run in registers (else they go through memory,
     /// and scalar powers and scalar loads are faster).
     const FAST_PERMUTES: bool = false;

@@ -15,7 +15,7 @@ mod twolevel;
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
-pub(crate) use polyhash::{poly_exact, PolyLanes};
+pub(crate) use polyhash::{exact_table, poly_exact, PolyLanes};
 pub(crate) use scalar::{
     horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
 };
@@ -51,6 +51,8 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     n_hx: usize,
     /// Entries of `hg` computed: the Horner group size in gamma (0 without gamma).
     n_hg: usize,
+    /// A SIMD backend's power table for whole polyHash messages (`poly_exact`), as words.
+    pub lane_table: Option<zeroize::Zeroizing<Vec<u64>>>,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -89,6 +91,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
             n_sq: 0,
             n_hx: 0,
             n_hg: 0,
+            lane_table: None,
         }
     }
 

@@ -208,6 +208,63 @@ impl<V: Field> ExactPowers<V> {
     }
 }
 
+impl<V: Field> ExactPowers<V> {
+    /// The table from a key's words ([`exact_table`]): loads instead of products.
+    #[inline(always)]
+    fn load<F: PrimeField>(&mut self, words: &[u64], vectors: usize)
+    where
+        V: Lanes<F>,
+    {
+        let (g, n) = (exact_group(V::WIDE_SUM_LIMIT, vectors), V::WORDS);
+        self.g = g;
+        for (k, p) in self.p[..g].iter_mut().enumerate() {
+            *p = V::from_words(&words[k * n..(k + 1) * n]);
+        }
+        if vectors > g {
+            let at = if g == G { G + 1 } else { G };
+            self.step = V::from_words(&words[at * n..(at + 1) * n]);
+        }
+    }
+
+    /// The table from `xw` = x^1 .. x^W, or from x alone (P_0 by [`Lanes::ladder`] where
+    /// lane permutes are cheap, else from scalar powers).
+    #[inline(always)]
+    fn compute<F: PrimeField>(&mut self, x: F, xw: Option<&[F]>, vectors: usize)
+    where
+        V: Lanes<F>,
+    {
+        let w = V::W;
+        let mut scalar_powers = [F::ZERO; G];
+        let xw = match xw {
+            None if !V::FAST_PERMUTES => {
+                scalar_powers = super::powers_to_g(x);
+                Some(&scalar_powers[..])
+            }
+            xw => xw,
+        };
+        match xw {
+            Some(xw) => {
+                let mut lanes = [F::ZERO; 16];
+                for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
+                    *l = power;
+                }
+                self.fill(V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]), vectors);
+                for l in &mut lanes[..w] {
+                    l.zeroize();
+                }
+            }
+            None => {
+                let mut p0 = V::ladder(x);
+                let mut s0 = p0.lane0_or_one(((1u32 << w) - 1) as u8);
+                self.fill(p0, s0, vectors);
+                p0.zeroize();
+                s0.zeroize();
+            }
+        }
+        scalar_powers.zeroize();
+    }
+}
+
 impl<V: Field> Default for ExactPowers<V> {
     #[inline(always)]
     fn default() -> Self {
@@ -228,6 +285,44 @@ impl<V: Field> Drop for ExactPowers<V> {
     }
 }
 
+/// Vectors of a key's cached [`poly_exact`] table: P_0 .. P_(G-1), then x^(4W) and x^(8W) in
+/// every lane (the steps of groups of 4 and 8).
+const TABLE_VECTORS: usize = G + 2;
+
+/// The power table of [`poly_exact`] for a key, as words (`Lanes::to_words`), from
+/// `xw` = x^1 .. x^W: a key's hashes then load it instead of computing it.
+#[inline(always)]
+pub(crate) fn exact_table<F: PrimeField, V: Lanes<F>>(xw: &[F]) -> Vec<u64> {
+    let w = V::W;
+    let mut lanes = [F::ZERO; 16];
+    for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
+        *l = power;
+    }
+    let mut t = ExactPowers::<V>::default();
+    // More than 16 vector blocks: groups of 8 (when the lanes' headroom allows), the whole
+    // table, and the step x^(8W).
+    t.fill(V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]), 4 * G);
+    let mut words = vec![0u64; TABLE_VECTORS * V::WORDS];
+    if t.g == G {
+        for (k, p) in t.p.iter().enumerate() {
+            p.to_words(&mut words[k * V::WORDS..(k + 1) * V::WORDS]);
+        }
+        // x^(4W) is lane 0 of P_3.
+        let all = ((1u32 << w) - 1) as u8;
+        let mut step4 = t.p[3].lane0_or_one(all);
+        step4.to_words(&mut words[G * V::WORDS..(G + 1) * V::WORDS]);
+        t.step.to_words(&mut words[(G + 1) * V::WORDS..]);
+        step4.zeroize();
+    } else {
+        // Groups below 8 (radix 2^26 for 2^127 - 1): no cached table.
+        words.clear();
+    }
+    for l in &mut lanes[..w] {
+        l.zeroize();
+    }
+    words
+}
+
 /// x * Poly(x; pad1(msg)) of a whole message in W lanes with exact powers ([P2]'s
 /// decimation, arranged for a known length): the full blocks are front-padded with zero
 /// lanes to whole vector blocks, and the lane holding block i is multiplied by
@@ -235,9 +330,15 @@ impl<V: Field> Drop for ExactPowers<V> {
 /// powers; g vector blocks share one reduction and the product of the running sum with
 /// x^(W g). The lanes then add up to the value, with no weighting product and no scalar
 /// Horner. A short last block takes one scalar step: (S + m_l) x.
-/// `xw` = x^1 .. x^W from a key, or `None` to compute P_0 in the lanes ([`Lanes::ladder`]).
+/// `xw` = x^1 .. x^W from a key, or `None` to compute P_0 in the lanes ([`Lanes::ladder`]);
+/// `table`: a key's [`exact_table`], if it has one.
 #[inline(always)]
-pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg: &[u8]) -> F {
+pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
+    x: F,
+    xw: Option<&[F]>,
+    table: Option<&[u64]>,
+    msg: &[u8],
+) -> F {
     let (b, w) = (F::BLOCK, V::W);
     let full = msg.len() / b;
     let (body, last) = msg.split_at(full * b);
@@ -249,34 +350,14 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg
     let h = full % w;
     let vectors = full.div_ceil(w);
     let mut t = ExactPowers::<V>::default();
-    let mut scalar_powers = [F::ZERO; G];
-    let xw = match xw {
-        None if !V::FAST_PERMUTES => {
-            scalar_powers = super::powers_to_g(x);
-            Some(&scalar_powers[..])
-        }
-        xw => xw,
-    };
-    match xw {
-        Some(xw) => {
-            let mut lanes = [F::ZERO; 16];
-            for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
-                *l = power;
-            }
-            t.fill(V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]), vectors);
-            for l in &mut lanes[..w] {
-                l.zeroize();
-            }
-        }
-        None => {
-            let mut p0 = V::ladder(x);
-            let mut s0 = p0.lane0_or_one(((1u32 << w) - 1) as u8);
-            t.fill(p0, s0, vectors);
-            p0.zeroize();
-            s0.zeroize();
-        }
+    let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
+    // A key's table has the steps of groups of 4 and 8.
+    match table.filter(|words| {
+        words.len() == TABLE_VECTORS * V::WORDS && (g == 4 || g == G || vectors <= g)
+    }) {
+        Some(words) => t.load(words, vectors),
+        None => t.compute(x, xw, vectors),
     }
-    scalar_powers.zeroize();
     let g = t.g;
     let (head, rest) = body.split_at(h * b);
     let mut u = 0;

@@ -20,7 +20,8 @@ mod radix26;
 mod radix44;
 
 use crate::construct::{
-    poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers, ScalarHasher,
+    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers,
+    ScalarHasher,
 };
 use crate::eval::G;
 use crate::field::{Fp1271, Fp1305, PrimeField};
@@ -160,21 +161,33 @@ entry!(
 
 /// Hash2L and vecHash2L on PCLMULQDQ: the generic `BinHasher` over `Gf128c` / `Gf256c`.
 /// polyHash / Poly1305 of a whole message with exact lane powers (`construct::poly_exact`):
-/// `xw` = x^1 .. x^8 from a key, or `None` to compute them here.
+/// `xw` = x^1 .. x^8 from a key, or `None` to compute them here; `table` a key's cached
+/// power table; and the entry point that builds that table.
 macro_rules! exact_entry {
-    ($feature:literal, $name:ident, $lanes:ident) => {
+    ($feature:literal, $name:ident, $table:ident, $lanes:ident) => {
         #[target_feature(enable = $feature)]
-        pub(crate) fn $name<F: X86Lanes>(x: F, xw: Option<&[F; G]>, msg: &[u8]) -> F {
-            poly_exact::<F, F::$lanes>(x, xw.map(|xw| &xw[..]), msg)
+        pub(crate) fn $name<F: X86Lanes>(
+            x: F,
+            xw: Option<&[F; G]>,
+            table: Option<&[u64]>,
+            msg: &[u8],
+        ) -> F {
+            poly_exact::<F, F::$lanes>(x, xw.map(|xw| &xw[..]), table, msg)
+        }
+
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $table<F: X86Lanes>(xw: &[F; G]) -> Vec<u64> {
+            exact_table::<F, F::$lanes>(xw)
         }
     };
 }
 
-exact_entry!("avx2", exact_avx2, X4);
-exact_entry!("avx512f", exact_avx512, X8);
+exact_entry!("avx2", exact_avx2, table_avx2, X4);
+exact_entry!("avx512f", exact_avx512, table_avx512, X8);
 exact_entry!(
     "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     exact_ifma8,
+    table_ifma8,
     I8
 );
 

@@ -41,6 +41,18 @@ macro_rules! lane_conversions {
             Self::from_values(values)
         }
 
+        const WORDS: usize = Self::N_WORDS;
+
+        #[inline(always)]
+        fn to_words(self, out: &mut [u64]) {
+            self.words_out(out)
+        }
+
+        #[inline(always)]
+        fn from_words(words: &[u64]) -> Self {
+            Self::words_in(words)
+        }
+
         #[inline(always)]
         fn sum_lanes(self) -> $field {
             // Limb by limb (the sums stay far below 2^64), then one conversion.
