@@ -137,7 +137,8 @@ impl Key {
                 poly1305_s.copy_from_slice(&key[16..32]);
                 let r = u128::from_le_bytes(k16) & POLY1305_CLAMP;
                 let x = Fp1305::from_key(&r.to_le_bytes());
-                let gamma_log = simd_gamma_log(alg, backend, max_len);
+                // The SIMD lanes' powers are x^1 .. x^8 and the key's lane table.
+                let gamma_log = None;
                 let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                 Material::P1305(with_lane_table(
                     alg,
@@ -156,7 +157,7 @@ impl Key {
                     Family::DHash(_, _) if horner_only(alg, max_len, block) => None,
                     Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
-                    _ => simd_gamma_log(alg, backend, max_len),
+                    _ => None,
                 };
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => {
@@ -564,15 +565,6 @@ fn with_lane_table<F: SimdPrime>(
         }
     }
     p
-}
-
-/// The SIMD state's `Powers::hg` need, unless every message this key will see is below the
-/// crossover (one-shot keys of short messages take the portable code and skip those powers).
-fn simd_gamma_log(alg: Algorithm, backend: Backend, max_len: u64) -> Option<usize> {
-    let crossover = SimdState::<Fp1305>::crossover(alg, backend) as u64;
-    (max_len > crossover)
-        .then(|| SimdState::<Fp1305>::gamma_log(alg, backend))
-        .flatten()
 }
 
 /// v of `msg` in one call without a streaming state: by the key's SIMD backend when it has

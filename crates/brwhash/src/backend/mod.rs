@@ -209,7 +209,8 @@ enum Plan {
     Dec(Lanes),
     /// 4-decBRWHash on 8 lanes, two chunks per product: `DecPairs`.
     DecPairs(Lanes),
-    /// polyHash and Poly1305, W-way decimated Horner: `PolyLanes`.
+    /// polyHash and Poly1305 in W lanes with exact powers: `PolyStream` (streamed) and
+    /// `poly_exact` (whole messages).
     Poly(Lanes),
 }
 
@@ -224,15 +225,6 @@ enum Lanes {
     Ifma4,
     /// AVX-512 IFMA, 8 lanes (zmm) of radix 2^44.
     Ifma8,
-}
-
-impl Lanes {
-    fn count(self) -> usize {
-        match self {
-            Lanes::Avx2x4 | Lanes::Ifma4 => 4,
-            Lanes::Avx512x8 | Lanes::Ifma8 => 8,
-        }
-    }
 }
 
 impl Plan {
@@ -351,9 +343,9 @@ simd_states! {
     IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4;
     IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8;
     IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8;
-    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyLanes<X4>, poly_update_avx2, poly_finish_avx2;
-    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyLanes<X8>, poly_update_avx512, poly_finish_avx512;
-    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyLanes<I8>, poly_update_ifma8, poly_finish_ifma8;
+    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2;
+    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512;
+    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyStream<I8>, poly_update_ifma8, poly_finish_ifma8;
 }
 
 impl<F: SimdPrime> SimdState<F> {
@@ -443,6 +435,11 @@ impl<F: SimdPrime> SimdState<F> {
         (!words.is_empty()).then_some(words)
     }
 
+    /// Whether `alg` has a SIMD state on `backend` ([`new`](Self::new) gives one).
+    pub fn has_plan(alg: Algorithm, backend: Backend) -> bool {
+        Plan::of(alg, backend).is_some()
+    }
+
     /// [`crossover`](Self::crossover) for a whole message (`brwhash::hash`, `Key::hash`):
     /// polyHash and Poly1305 then run `construct::poly_exact`, whose fixed cost is lower than
     /// the streaming state's. Measured like `crossover` (one-shot / precomputed key, TSC
@@ -469,15 +466,6 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
             _ => Self::crossover(alg, backend),
-        }
-    }
-
-    /// lg of the power of x whose powers a state of `alg` on `backend` needs in
-    /// `Powers::hg` (x^W for W-lane Horner), if any.
-    pub fn gamma_log(alg: Algorithm, backend: Backend) -> Option<usize> {
-        match Plan::of(alg, backend)? {
-            Plan::Poly(lanes) => Some(lanes.count().trailing_zeros() as usize),
-            Plan::Dec(_) | Plan::DecPairs(_) => None,
         }
     }
 }

@@ -15,7 +15,7 @@ mod twolevel;
 pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
 pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
-pub(crate) use polyhash::{exact_table, poly_exact, PolyLanes};
+pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{
     horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
 };
@@ -296,8 +296,9 @@ enum Kind<F: SimdPrime> {
     Dec(DecBrw<F>),
     /// A SIMD backend's code for the whole function (boxed: its buffers are large).
     Simd(Box<SimdState<F>>),
-    /// A SIMD backend's state waiting for the message to pass its crossover length.
-    Deferred(Deferred<F>),
+    /// A SIMD backend's code waiting for the message to pass its crossover length (its
+    /// state, a few KiB, is built only then: short streamed messages never pay for it).
+    Deferred(Deferred),
     /// The scalar backend's schedule of the whole function (boxed: its chunk buffer is
     /// large; one-shot messages take `scalar::one_shot` without it).
     #[cfg(target_arch = "x86_64")]
@@ -305,13 +306,12 @@ enum Kind<F: SimdPrime> {
 }
 
 #[derive(Clone)]
-struct Deferred<F: SimdPrime> {
+struct Deferred {
     alg: Algorithm,
+    backend: Backend,
     /// The message so far (at most `crossover` bytes).
     head: Vec<u8>,
     crossover: usize,
-    /// Boxed, so that starting it moves a pointer, not the state.
-    state: Box<SimdState<F>>,
 }
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
@@ -337,20 +337,17 @@ impl<F: SimdPrime> PrimeHasher<F> {
         // Below the crossover the SIMD state is not even built (it is a few KiB to zero).
         let crossover = SimdState::<F>::crossover(alg, backend);
         let short = length.is_some_and(|n| n <= crossover as u64);
-        if let Some(state) = (!short)
-            .then(|| SimdState::new(alg, backend, length))
-            .flatten()
-        {
-            match length {
-                None if crossover > 0 => {
-                    return Self::with(Kind::Deferred(Deferred {
-                        alg,
-                        head: Vec::new(),
-                        crossover,
-                        state: Box::new(state),
-                    }));
-                }
-                _ => return Self::with(Kind::Simd(Box::new(state))),
+        if !short && SimdState::<F>::has_plan(alg, backend) {
+            if length.is_none() && crossover > 0 {
+                return Self::with(Kind::Deferred(Deferred {
+                    alg,
+                    backend,
+                    head: Vec::new(),
+                    crossover,
+                }));
+            }
+            if let Some(state) = SimdState::new(alg, backend, length) {
+                return Self::with(Kind::Simd(Box::new(state)));
             }
         }
         // What a SIMD backend leaves to scalar code: the scalar backend's where it can run.
@@ -416,7 +413,8 @@ impl<F: SimdPrime> PrimeHasher<F> {
             }
             // Past the crossover: start the SIMD state on the bytes held so far.
             if let Kind::Deferred(d) = core::mem::replace(kind, Self::poly().kind) {
-                let mut state = d.state;
+                let mut state =
+                    Box::new(SimdState::new(d.alg, d.backend, None).expect("a planned state"));
                 state.update(p, &d.head);
                 *kind = Kind::Simd(state);
             }

@@ -33,119 +33,6 @@ impl<F: Field> PolyHash<F> {
     }
 }
 
-/// Largest vector block: 8 lanes of 16-byte blocks.
-const MAX_VBLOCK: usize = 8 * 16;
-
-/// polyHash with W = `V::W` lanes (the decimated Horner of [P2], [P0]): vector block g holds
-/// blocks W*g+1 .. W*g+W, and lane j runs Horner in x^W over blocks j+1, j+1+W, ...
-/// The lanes meet their powers at the end, streaming-friendly (IMPLEMENTATION-NOTES 7,
-/// end-aligned): with r blocks T_1..T_r after the last full vector block,
-/// x * Poly(x; M) = x * Poly(x; A_0, .., A_(W-1), T_1, .., T_r) for the lane values A_j,
-/// which the scalar Horner computes. Needs `Powers::hg` = powers of x^W.
-#[derive(Clone)]
-pub(crate) struct PolyLanes<F: PrimeField, V: Lanes<F>> {
-    /// Bytes of an incomplete vector block.
-    held: Held<MAX_VBLOCK>,
-    lanes: Horner<V>,
-    /// (x^W)^1 .. (x^W)^G in every lane, broadcast at the first update or finish.
-    powers: [V; G],
-    have_powers: bool,
-    _field: PhantomData<F>,
-}
-
-impl<F: PrimeField, V: Lanes<F>> Default for PolyLanes<F, V> {
-    fn default() -> Self {
-        PolyLanes {
-            held: Held::default(),
-            lanes: Horner::default(),
-            powers: [V::ZERO; G],
-            have_powers: false,
-            _field: PhantomData,
-        }
-    }
-}
-
-impl<F: PrimeField, V: Lanes<F>> PolyLanes<F, V> {
-    const VBLOCK: usize = V::W * F::BLOCK;
-    /// Group size: blocks per reduction, within the lanes' headroom.
-    const G: usize = if G < V::WIDE_SUM_LIMIT {
-        G
-    } else {
-        V::WIDE_SUM_LIMIT - 1
-    };
-
-    /// Broadcast (x^W)^1 .. (x^W)^G into `self.powers` the first time (streaming updates
-    /// then pay nothing for it).
-    #[inline(always)]
-    fn broadcast_powers(&mut self, p: &Powers<F>) {
-        if !self.have_powers {
-            for (v, &h) in self.powers.iter_mut().zip(p.hg()) {
-                *v = V::splat(h);
-            }
-            self.have_powers = true;
-        }
-    }
-
-    #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
-        const { assert!(Self::VBLOCK <= MAX_VBLOCK) };
-        self.broadcast_powers(p);
-        let powers = &self.powers[..Self::G];
-        let lanes = &mut self.lanes;
-        // An update that starts inside a Horner group first completes it, so that the main
-        // loop always starts at a group boundary (measured: 3840-byte updates of Poly1305 on
-        // IFMA cost +50% over one-shot when the loop started mid-group, +8% otherwise).
-        let pending = lanes.pending();
-        let mut data = data;
-        if pending > 0 {
-            let need = ((Self::G - pending) * Self::VBLOCK).saturating_sub(self.held.held().len());
-            let (head, rest) = data.split_at(need.min(data.len()));
-            self.held.feed(
-                Self::VBLOCK,
-                head,
-                #[inline(always)]
-                |b| lanes.push(powers, V::load(b, true)),
-            );
-            data = rest;
-        }
-        self.held.feed(
-            Self::VBLOCK,
-            data,
-            #[inline(always)]
-            |b| lanes.push(powers, V::load(b, true)),
-        );
-    }
-
-    /// x * Poly(x; pad1(M)) (the state is used up).
-    #[inline(always)]
-    pub fn finish(&mut self, p: &Powers<F>) -> F {
-        self.broadcast_powers(p);
-        let powers = &self.powers[..Self::G];
-        // S = sum_j A_j x^(W-1-j): the lanes weighted in the vector unit, then added up, so
-        // that x * Poly(x; A_0, .., A_(W-1), T..) = x * Poly(x; S, T..) needs scalar products
-        // only for the tail blocks.
-        let mut weights = [F::ZERO; 16];
-        weights[V::W - 1] = F::from_u64(1);
-        for (w, &power) in weights[..V::W - 1]
-            .iter_mut()
-            .zip(p.hx()[..V::W - 1].iter().rev())
-        {
-            *w = power;
-        }
-        let lanes = self.lanes.value(powers);
-        let weighted = V::reduce(lanes.mul_wide(V::from_lanes(&weights[..V::W])));
-        let mut values = [F::ZERO; 16];
-        weighted.store(&mut values[..V::W]);
-        let sum = values[1..V::W].iter().fold(values[0], |acc, &v| acc.add(v));
-        let mut h = PolyHash::default();
-        h.absorb(p, sum);
-        for block in self.held.held().chunks(F::BLOCK) {
-            h.absorb(p, F::from_block(block, true));
-        }
-        h.finish(p)
-    }
-}
-
 /// Vectors per group of [`poly_exact`] (one reduction per group) for a message of `vectors`
 /// vector blocks, within the lanes' headroom (g + 1 products are summed). Up to 16 vector
 /// blocks, groups of 4: a table of 8 costs more products than the groups save.
@@ -161,6 +48,7 @@ const fn exact_group(limit: usize, vectors: usize) -> usize {
 
 /// The power table of [`poly_exact`]: `p[k]` lane j = x^(W (k + 1) - j) for k < g, and
 /// `step` = x^(W g) in every lane (when the message has more than one group).
+#[derive(Clone)]
 pub(crate) struct ExactPowers<V: Field> {
     p: [V; G],
     step: V,
@@ -396,4 +284,146 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
         u += g;
     }
     super::scalar_last(acc.sum_lanes(), x, last)
+}
+
+/// Largest group of [`PolyStream`]: 8 vector blocks of 8 lanes of 16-byte blocks.
+const MAX_GROUP_BYTES: usize = G * 8 * 16;
+
+/// polyHash / Poly1305 streamed in W lanes with exact powers: [`poly_exact`]'s groups taken
+/// from the start of the message. Each whole group of g vector blocks is
+/// `acc = acc x^(W g) + sum_t V_t P_(g-1-t)`, so that the lanes of `acc` add up to
+/// x * Poly(x; the blocks so far); the bytes of an incomplete group wait (a group must be
+/// whole to take P_(g-1) .. P_0). At the end, the m full blocks held take their own powers
+/// as in `poly_exact` and `acc` is multiplied by x^m; a short last block takes the scalar
+/// step. The power table comes from the key when it caches one.
+#[derive(Clone)]
+pub(crate) struct PolyStream<F: PrimeField, V: Lanes<F>> {
+    held: Held<MAX_GROUP_BYTES>,
+    acc: V,
+    /// Whether a group has been absorbed (`acc` is meaningful).
+    started: bool,
+    table: ExactPowers<V>,
+    have_table: bool,
+    _field: PhantomData<F>,
+}
+
+impl<F: PrimeField, V: Lanes<F>> Default for PolyStream<F, V> {
+    fn default() -> Self {
+        PolyStream {
+            held: Held::default(),
+            acc: V::ZERO,
+            started: false,
+            table: ExactPowers::default(),
+            have_table: false,
+            _field: PhantomData,
+        }
+    }
+}
+
+impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
+    /// Vector blocks per group: the most the lanes' headroom allows, up to G.
+    const GROUP: usize = exact_group(V::WIDE_SUM_LIMIT, usize::MAX);
+    const GROUP_BYTES: usize = Self::GROUP * V::W * F::BLOCK;
+
+    /// The table for whole groups, the first time (streaming updates then pay nothing).
+    #[inline(always)]
+    fn ensure_table(&mut self, p: &Powers<F>) {
+        if self.have_table {
+            return;
+        }
+        let vectors = usize::MAX;
+        let table = p.lane_table.as_deref().map(|t| &t[..]);
+        match table.filter(|w| w.len() == TABLE_VECTORS * V::WORDS && Self::GROUP == G) {
+            Some(words) => self.table.load(words, vectors),
+            None => {
+                let xw = (p.hx().len() >= V::W).then(|| p.hx());
+                self.table.compute(p.x(), xw, vectors);
+            }
+        }
+        self.have_table = true;
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+        const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES) };
+        self.ensure_table(p);
+        let (acc, started, t) = (&mut self.acc, &mut self.started, &self.table);
+        self.held.feed(
+            Self::GROUP_BYTES,
+            data,
+            #[inline(always)]
+            |group| {
+                let (w, b) = (V::W, F::BLOCK);
+                let mut sum = if *started {
+                    acc.mul_wide(t.step)
+                } else {
+                    V::Wide::default()
+                };
+                for k in 0..Self::GROUP {
+                    let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
+                    sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
+                }
+                *acc = V::reduce(sum);
+                *started = true;
+            },
+        );
+    }
+
+    /// x * Poly(x; pad1(M)) (the state is used up).
+    #[inline(always)]
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
+        self.ensure_table(p);
+        let (w, b) = (V::W, F::BLOCK);
+        let rest = self.held.held();
+        let full = rest.len() / b;
+        let (body, last) = rest.split_at(full * b);
+        let t = &self.table;
+        let mut sum = V::Wide::default();
+        if self.started {
+            sum = if full == 0 {
+                self.acc.widen()
+            } else {
+                // x^full is lane W (k + 1) - full of P_k, k = (full - 1) / W.
+                let k = (full - 1) / w;
+                let mut lanes = [F::ZERO; 16];
+                t.p[k].store(&mut lanes[..w]);
+                let xm = lanes[w * (k + 1) - full];
+                for l in &mut lanes[..w] {
+                    l.zeroize();
+                }
+                self.acc.mul_wide(V::splat(xm))
+            };
+        }
+        if full > 0 {
+            // The held full blocks as in `poly_exact`: front-padded, each with its power.
+            let h = full % w;
+            let vectors = full.div_ceil(w);
+            let (head, whole) = body.split_at(h * b);
+            let mut u = 0;
+            if h > 0 {
+                let head = if V::FAST_PERMUTES && full >= w {
+                    V::load(&body[..w * b], true).shift_up(w - h)
+                } else {
+                    let mut lanes = [F::ZERO; 16];
+                    for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
+                        *l = F::load(block, true);
+                    }
+                    V::from_lanes(&lanes[..w])
+                };
+                sum = V::wide_add(sum, head.mul_wide(t.p[vectors - 1]));
+                u = 1;
+            }
+            for chunk in whole.chunks_exact(w * b) {
+                let m = V::load(chunk, true);
+                sum = V::wide_add(sum, m.mul_wide(t.p[vectors - 1 - u]));
+                u += 1;
+            }
+        }
+        let value = if self.started || full > 0 {
+            V::reduce(sum).sum_lanes()
+        } else {
+            F::ZERO
+        };
+        super::scalar_last(value, p.x(), last)
+    }
 }

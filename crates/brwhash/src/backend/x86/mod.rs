@@ -20,7 +20,7 @@ mod radix26;
 mod radix44;
 
 use crate::construct::{
-    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyLanes, Powers,
+    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyStream, Powers,
     ScalarHasher,
 };
 use crate::eval::G;
@@ -115,12 +115,12 @@ entry!(
     DecLanes,
     X8
 );
-entry!("avx2", poly_update_avx2, poly_finish_avx2, PolyLanes, X4);
+entry!("avx2", poly_update_avx2, poly_finish_avx2, PolyStream, X4);
 entry!(
     "avx512f",
     poly_update_avx512,
     poly_finish_avx512,
-    PolyLanes,
+    PolyStream,
     X8
 );
 entry!(
@@ -141,7 +141,7 @@ entry!(
     "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     poly_update_ifma8,
     poly_finish_ifma8,
-    PolyLanes,
+    PolyStream,
     I8
 );
 entry!(
