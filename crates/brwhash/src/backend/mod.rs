@@ -286,8 +286,10 @@ macro_rules! simd_states {
         #[derive(Clone)]
         pub(crate) enum SimdState<F: SimdPrime> {
             $(
+                // Each state boxed on its own: a stream zeroes and moves only its own state,
+                // not the largest one (the enum was 4.3 KiB).
                 #[cfg(target_arch = "x86_64")]
-                $variant(crate::construct::$state<F, F::$lanes>),
+                $variant(Box<crate::construct::$state<F, F::$lanes>>),
             )*
             #[doc(hidden)]
             _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
@@ -301,7 +303,7 @@ macro_rules! simd_states {
                 match Plan::of(alg, backend)?.for_length(alg, length) {
                     $(
                         #[cfg(target_arch = "x86_64")]
-                        $plan => Some(SimdState::$variant(Default::default())),
+                        $plan => Some(SimdState::$variant(Box::default())),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => None,

@@ -294,8 +294,8 @@ enum Kind<F: SimdPrime> {
     TwoL(TwoL<F>),
     DHash(DHash<F>),
     Dec(DecBrw<F>),
-    /// A SIMD backend's code for the whole function (boxed: its buffers are large).
-    Simd(Box<SimdState<F>>),
+    /// A SIMD backend's code for the whole function (each state boxed: its buffers are large).
+    Simd(SimdState<F>),
     /// A SIMD backend's code waiting for the message to pass its crossover length (its
     /// state, a few KiB, is built only then: short streamed messages never pay for it).
     Deferred(Deferred),
@@ -347,7 +347,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 }));
             }
             if let Some(state) = SimdState::new(alg, backend, length) {
-                return Self::with(Kind::Simd(Box::new(state)));
+                return Self::with(Kind::Simd(state));
             }
         }
         // What a SIMD backend leaves to scalar code: the scalar backend's where it can run.
@@ -413,8 +413,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
             }
             // Past the crossover: start the SIMD state on the bytes held so far.
             if let Kind::Deferred(d) = core::mem::replace(kind, Self::poly().kind) {
-                let mut state =
-                    Box::new(SimdState::new(d.alg, d.backend, None).expect("a planned state"));
+                let mut state = SimdState::new(d.alg, d.backend, None).expect("a planned state");
                 state.update(p, &d.head);
                 *kind = Kind::Simd(state);
             }
