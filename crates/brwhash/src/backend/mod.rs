@@ -355,11 +355,12 @@ impl<F: SimdPrime> SimdState<F> {
     /// has BMI2, as every AVX2 CPU does) is faster than this backend's. Measured with
     /// `cargo run --release -p brwhash --example timing` (precomputed key, TSC cycles/byte,
     /// Zen 5 build machine), scalar vs SIMD forced, at 256..2048 bytes:
-    /// - Poly1305 / polyHash1305: IFMA 0.80 vs 0.91 at 512 B, 0.79 vs 0.63 at 768 B: 640;
+    /// - Poly1305 / polyHash1305: IFMA (streamed, `PolyStream`, TSC cycles per message:
+    ///   scalar vs IFMA) 640 B 728 vs 801, 768 B 818 vs 826, 1 KiB 974 vs 802: 768;
     ///   AVX2 0.79 vs 0.75 at 768 B, AVX-512F 0.78 vs 0.91 at 768 B and 0.77 vs 0.68 at
-    ///   1 KiB: 896.
-    /// - polyHash1271: IFMA 0.46 vs 0.53 at 1500 B, 0.44 vs 0.37 at 2 KiB: 1792; AVX2 0.44
-    ///   vs 0.44 at 2 KiB: 2048.
+    ///   1 KiB: 896 (measured with the earlier lane Horner).
+    /// - polyHash1271: IFMA (streamed) 1 KiB 784 vs 927, 1536 B 1005 vs 969: 1536; AVX2
+    ///   0.44 vs 0.44 at 2 KiB: 2048.
     /// - 4-decBRWHash1305: IFMA 1.52 vs 1.61 at 512 B, 1.24 vs 1.15 at 768 B: 640; AVX2 1.69
     ///   vs 1.73 at 320 B, 1.57 vs 1.50 at 384 B: 352; AVX-512F 1.16 vs 1.27 at 768 B, 1.11
     ///   vs 0.85 at 1 KiB: 896.
@@ -372,8 +373,8 @@ impl<F: SimdPrime> SimdState<F> {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         let c8 = matches!(alg.family(), Family::DecBrwHash(8, _));
         match (Plan::of(alg, backend), p1271) {
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 640,
-            (Some(Plan::Poly(Lanes::Ifma8)), true) => 1792,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 768,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) => 1536,
             (Some(Plan::Poly(_)), false) => 896,
             (Some(Plan::Poly(_)), true) => 2048,
             (Some(_), _) if c8 => 448,
