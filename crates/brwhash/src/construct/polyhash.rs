@@ -211,6 +211,24 @@ pub(crate) fn exact_table<F: PrimeField, V: Lanes<F>>(xw: &[F]) -> Vec<u64> {
     words
 }
 
+/// The head vector block of front-padded full blocks `body`: its first `h` (< W) blocks in
+/// the last lanes, zeros below (the first W blocks shifted up where lane permutes are cheap).
+#[inline(always)]
+fn head_vector<F: PrimeField, V: Lanes<F>>(body: &[u8], h: usize) -> V {
+    let (w, b) = (V::W, F::BLOCK);
+    if V::FAST_PERMUTES && body.len() >= w * b {
+        return V::load(&body[..w * b], true).shift_up(w - h);
+    }
+    let mut lanes = [F::ZERO; 16];
+    for (l, block) in lanes[w - h..w]
+        .iter_mut()
+        .zip(body[..h * b].chunks_exact(b))
+    {
+        *l = F::load(block, true);
+    }
+    V::from_lanes(&lanes[..w])
+}
+
 /// x * Poly(x; pad1(msg)) of a whole message in W lanes with exact powers ([P2]'s
 /// decimation, arranged for a known length): the full blocks are front-padded with zero
 /// lanes to whole vector blocks, and the lane holding block i is multiplied by
@@ -247,7 +265,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
         None => t.compute(x, xw, vectors),
     }
     let g = t.g;
-    let (head, rest) = body.split_at(h * b);
+    let rest = &body[h * b..];
     let mut u = 0;
     // The first group holds the vector blocks beyond whole groups, so that the last group
     // is whole and ends with P_0.
@@ -255,17 +273,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let mut sum = V::Wide::default();
     let mut chunks = rest.chunks_exact(w * b);
     if h > 0 {
-        let head = if V::FAST_PERMUTES && full >= w {
-            // The first W blocks, shifted up to end at block h.
-            V::load(&body[..w * b], true).shift_up(w - h)
-        } else {
-            let mut lanes = [F::ZERO; 16];
-            for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
-                *l = F::load(block, true);
-            }
-            V::from_lanes(&lanes[..w])
-        };
-        sum = head.mul_wide(t.p[first - 1]);
+        sum = head_vector::<F, V>(body, h).mul_wide(t.p[first - 1]);
         u = 1;
     }
     while u < first {
@@ -398,18 +406,10 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             // The held full blocks as in `poly_exact`: front-padded, each with its power.
             let h = full % w;
             let vectors = full.div_ceil(w);
-            let (head, whole) = body.split_at(h * b);
+            let whole = &body[h * b..];
             let mut u = 0;
             if h > 0 {
-                let head = if V::FAST_PERMUTES && full >= w {
-                    V::load(&body[..w * b], true).shift_up(w - h)
-                } else {
-                    let mut lanes = [F::ZERO; 16];
-                    for (l, block) in lanes[w - h..w].iter_mut().zip(head.chunks_exact(b)) {
-                        *l = F::load(block, true);
-                    }
-                    V::from_lanes(&lanes[..w])
-                };
+                let head = head_vector::<F, V>(body, h);
                 sum = V::wide_add(sum, head.mul_wide(t.p[vectors - 1]));
                 u = 1;
             }

@@ -163,6 +163,22 @@ macro_rules! width_ops {
                 let keep = (((1u32 << $w) - 1) & !((1u32 << z) - 1)) as u8;
                 unsafe { $maskz_permutexvar(keep, load(&idx), v) }
             }
+            /// Limb vectors as words, limb-major.
+            #[inline(always)]
+            pub(crate) fn store_limbs(limbs: &[V], out: &mut [u64]) {
+                for (i, limb) in limbs.iter().enumerate() {
+                    out[i * $w..(i + 1) * $w].copy_from_slice(&store(*limb));
+                }
+            }
+            /// [`store_limbs`]' words back as L limb vectors.
+            #[inline(always)]
+            pub(crate) fn load_limbs<const L: usize>(words: &[u64]) -> [V; L] {
+                let mut out = [ZV; L];
+                for (i, limb) in out.iter_mut().enumerate() {
+                    *limb = load(words[i * $w..(i + 1) * $w].try_into().expect("a limb"));
+                }
+                out
+            }
             /// The sum of the lanes (wrapping).
             #[inline(always)]
             pub(crate) fn hsum(v: V) -> u64 {

@@ -199,18 +199,12 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn words_out(self, out: &mut [u64]) {
-                    for (i, limb) in self.0.iter().enumerate() {
-                        out[i * $w..(i + 1) * $w].copy_from_slice(&store(*limb));
-                    }
+                    store_limbs(&self.0, out)
                 }
 
                 #[inline(always)]
                 fn words_in(words: &[u64]) -> Self {
-                    L44([
-                        load(words[0 * $w..1 * $w].try_into().expect("a limb")),
-                        load(words[1 * $w..2 * $w].try_into().expect("a limb")),
-                        load(words[2 * $w..3 * $w].try_into().expect("a limb")),
-                    ])
+                    L44(load_limbs::<3>(words))
                 }
 
                 #[inline(always)]
