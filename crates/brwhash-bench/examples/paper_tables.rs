@@ -38,24 +38,12 @@ fn rows(prime: &str) -> Vec<Row> {
             otf: g == 8,
         });
     }
-    v.push(Row {
-        label: format!("BRWHash{prime}"),
-        alg: alg(format!("BRWHash{prime}")),
-        g: None,
-        otf: true,
-    });
-    for t in [4, 5] {
+    // BRWHash, t-BRWHash (t = 4, 5) and d-2LHash (d = 4, 5), in [P1]'s order.
+    let names = ["BRWHash", "4-BRWHash", "5-BRWHash", "4-2LHash", "5-2LHash"];
+    for name in names {
         v.push(Row {
-            label: format!("{t}-BRWHash{prime}"),
-            alg: alg(format!("{t}-BRWHash{prime}")),
-            g: None,
-            otf: true,
-        });
-    }
-    for d in [4, 5] {
-        v.push(Row {
-            label: format!("{d}-2LHash{prime}"),
-            alg: alg(format!("{d}-2LHash{prime}")),
+            label: format!("{name}{prime}"),
+            alg: alg(format!("{name}{prime}")),
             g: None,
             otf: true,
         });

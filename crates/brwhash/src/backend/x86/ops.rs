@@ -41,16 +41,17 @@ macro_rules! lane_conversions {
             Self::from_values(values)
         }
 
-        const WORDS: usize = Self::N_WORDS;
+        // The limb vectors, limb-major (the limb count comes from the type).
+        const WORDS: usize = core::mem::size_of::<Self>() / 8;
 
         #[inline(always)]
         fn to_words(self, out: &mut [u64]) {
-            self.words_out(out)
+            store_limbs(&self.0, out)
         }
 
         #[inline(always)]
         fn from_words(words: &[u64]) -> Self {
-            Self::words_in(words)
+            Self(load_limbs(words))
         }
 
         #[inline(always)]

@@ -260,19 +260,6 @@ macro_rules! radix26_lanes {
                     ])
                 }
 
-                /// Words of the limbs, limb-major (a vector cached in a key).
-                const N_WORDS: usize = 5 * $w;
-
-                #[inline(always)]
-                fn words_out(self, out: &mut [u64]) {
-                    store_limbs(&self.0, out)
-                }
-
-                #[inline(always)]
-                fn words_in(words: &[u64]) -> Self {
-                    L26(load_limbs::<5>(words))
-                }
-
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).

@@ -194,19 +194,6 @@ macro_rules! radix44_width {
                     from_limbs44([hsum(self.0[0]), hsum(self.0[1]), hsum(self.0[2])])
                 }
 
-                /// Words of the limbs, limb-major (a vector cached in a key).
-                const N_WORDS: usize = 3 * $w;
-
-                #[inline(always)]
-                fn words_out(self, out: &mut [u64]) {
-                    store_limbs(&self.0, out)
-                }
-
-                #[inline(always)]
-                fn words_in(words: &[u64]) -> Self {
-                    L44(load_limbs::<3>(words))
-                }
-
                 #[inline(always)]
                 fn lanes(self) -> [[u64; 3]; $w] {
                     // Explicit, not `map`: intrinsics must inline into the caller (see `backend::x86`).
