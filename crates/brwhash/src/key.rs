@@ -588,9 +588,7 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, table, msg) {
         return Some(v);
     }
-    let mut state = SimdState::<F>::new(key.alg, key.backend, Some(msg.len() as u64))?;
-    state.update(p, msg);
-    Some(state.finish(p))
+    SimdState::<F>::one_shot(key.alg, key.backend, p, msg)
 }
 
 /// Poly1305's value of a message that goes to scalar code (the scalar backend, or a SIMD

@@ -281,7 +281,7 @@ impl<F: PrimeField> SimdPrime for F {}
 
 /// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
 macro_rules! simd_states {
-    ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident; )*) => {
+    ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident, $one_shot:ident; )*) => {
         /// The state of a prime-field function that a SIMD backend computes as a whole.
         #[derive(Clone)]
         pub(crate) enum SimdState<F: SimdPrime> {
@@ -304,6 +304,21 @@ macro_rules! simd_states {
                     $(
                         #[cfg(target_arch = "x86_64")]
                         $plan => Some(SimdState::$variant(Box::default())),
+                    )*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            /// The value v of a whole message, the state on the stack (no allocation);
+            /// `None` as for [`new`](Self::new).
+            pub fn one_shot(alg: Algorithm, backend: Backend, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+                match Plan::of(alg, backend)?.for_length(alg, Some(msg.len() as u64)) {
+                    $(
+                        // SAFETY: callers pass a key's backend, which passed `Backend::check`:
+                        // the CPU has the entry point's features.
+                        #[cfg(target_arch = "x86_64")]
+                        $plan => Some(unsafe { x86::$one_shot(p, msg) }),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => None,
@@ -339,15 +354,15 @@ macro_rules! simd_states {
 }
 
 simd_states! {
-    Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2;
-    Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512;
-    Avx512Dec4: Plan::DecPairs(Lanes::Avx512x8) => DecPairs<X8>, pairs_update_avx512, pairs_finish_avx512;
-    IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4;
-    IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8;
-    IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8;
-    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2;
-    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512;
-    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyStream<I8>, poly_update_ifma8, poly_finish_ifma8;
+    Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2, dec_one_shot_avx2;
+    Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512, dec_one_shot_avx512;
+    Avx512Dec4: Plan::DecPairs(Lanes::Avx512x8) => DecPairs<X8>, pairs_update_avx512, pairs_finish_avx512, pairs_one_shot_avx512;
+    IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4, dec_one_shot_ifma4;
+    IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8, pairs_one_shot_ifma8;
+    IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8, dec_one_shot_ifma8;
+    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2, poly_one_shot_avx2;
+    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512, poly_one_shot_avx512;
+    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyStream<I8>, poly_update_ifma8, poly_finish_ifma8, poly_one_shot_ifma8;
 }
 
 impl<F: SimdPrime> SimdState<F> {

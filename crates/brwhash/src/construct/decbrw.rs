@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use super::{Held, Powers, CHUNK};
 use crate::eval::horner::poly_tree;
-use crate::eval::{Brw, SqTable};
+use crate::eval::{Brw, SqTable, Stack};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
 
@@ -321,7 +321,7 @@ struct PendingD<V: Field> {
 struct Pipeline<V: Field> {
     /// Chunks of 8 blocks per stream done.
     i: u64,
-    stack: Vec<V::Wide>,
+    stack: Stack<V::Wide>,
     pending: Option<PendingD<V>>,
 }
 
@@ -357,8 +357,8 @@ impl<V: Field> Pipeline<V> {
         };
         // C + B + m7 in lanes 4-7, plus the entries this chunk closes.
         let mut tmp = V::wide_add(V::low_to_high(cd), ab);
-        for e in self.stack.drain(self.stack.len() - k..) {
-            tmp = V::wide_add(tmp, e);
+        for _ in 0..k {
+            tmp = V::wide_add(tmp, self.stack.pop());
         }
         self.pending = Some(PendingD { tmp, m8: z3, k });
     }
@@ -389,7 +389,7 @@ impl<F: PrimeField, V: Halves<F>> Default for DecPairs<F, V> {
             n: 0,
             pipe: Pipeline {
                 i: 0,
-                stack: Vec::new(),
+                stack: Stack::default(),
                 pending: None,
             },
             xs: None,
@@ -446,7 +446,10 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
         }
         // The stack after i chunks of 8 blocks is the stack after 2i chunks of 4 (the same
         // complete subtrees), so the straight-line 4-block evaluator finishes the tail.
-        let stack = pipe.stack.drain(..).map(V::upper_wide).collect();
+        let mut stack = Stack::default();
+        for &e in pipe.stack.iter() {
+            stack.push(V::upper_wide(e));
+        }
         let mut brw = Brw::<V::Half, 4>::resume(2 * pipe.i, stack);
         let table4 = Splat::<F, V::Half>::new(p);
         for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {

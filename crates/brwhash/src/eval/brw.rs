@@ -2,7 +2,7 @@
 //!
 //! `sq[j]` is x^(2^j) throughout (so `sq[0]` is the key x).
 
-use super::{SqTable, MAX_W};
+use super::{SqTable, Stack, MAX_W};
 use crate::field::Field;
 
 /// Unreduced BRW(x; M1, M2, M3) and its shorter cases: the leaves of every BRW tree.
@@ -109,7 +109,7 @@ pub struct Brw<F: Field, const C: usize> {
     n: usize,
     /// Chunks completed so far (i in Algorithm 1).
     i: u64,
-    stack: Vec<F::Wide>,
+    stack: Stack<F::Wide>,
 }
 
 impl<F: Field, const C: usize> Default for Brw<F, C> {
@@ -119,7 +119,7 @@ impl<F: Field, const C: usize> Default for Brw<F, C> {
             chunk: [F::ZERO; C],
             n: 0,
             i: 0,
-            stack: Vec::new(),
+            stack: Stack::default(),
         }
     }
 }
@@ -149,8 +149,8 @@ impl<F: Field, const C: usize> Brw<F, C> {
         // C - 1 = 2^w - 1 blocks: the straight-line evaluator.
         let mut tmp = ubrw_full(sq, &chunk[..C - 1]);
         // Chunk i closes the k sibling subtrees that end here: add their products first.
-        for e in self.stack.drain(self.stack.len() - k..) {
-            tmp = F::wide_add(tmp, e);
+        for _ in 0..k {
+            tmp = F::wide_add(tmp, self.stack.pop());
         }
         let product = F::reduce(tmp).mul_wide(sq.sq(Self::W + k).add_block(chunk[C - 1]));
         // Keep every sum of stack entries within the field's headroom for unreduced values:
@@ -164,7 +164,7 @@ impl<F: Field, const C: usize> Brw<F, C> {
 
     /// Continue an evaluation whose first `i` chunks were computed elsewhere (by a SIMD
     /// schedule of the same algorithm) and left `stack`.
-    pub fn resume(i: u64, stack: Vec<F::Wide>) -> Self {
+    pub fn resume(i: u64, stack: Stack<F::Wide>) -> Self {
         Brw {
             i,
             stack,
@@ -188,7 +188,7 @@ impl<F: Field, const C: usize> Brw<F, C> {
         };
         // A loop, not a fold with a closure: SIMD lane types must inline whole.
         let mut sum = tail;
-        for &e in &self.stack {
+        for &e in self.stack.iter() {
             sum = F::wide_add(sum, e);
         }
         F::reduce(sum)

@@ -6,9 +6,11 @@
 
 pub mod brw;
 pub mod horner;
+pub mod stack;
 
 pub use brw::{brw_short, ubrw_le3, Brw};
 pub use horner::Horner;
+pub use stack::Stack;
 
 /// Access to the squarings x^(2^j) of a key: a slice of them, or (in SIMD backends) a view
 /// that broadcasts scalar powers into lanes on demand.
