@@ -530,6 +530,9 @@ fn powers_needed(
     if horner_only(alg, max_len, block) {
         // x^1 .. x^l at most: Horner's accumulator already carries the final factor x.
         (gamma_log.map_or(1, |e| e + 1), blocks.min(group))
+    } else if matches!(alg.family(), Family::BrwHash(_) | Family::DecBrwHash(_, _)) {
+        // BRW and the final x * (x * v + L) use the squarings only.
+        (squares_needed(max_len, block), 1)
     } else {
         (
             squares_needed(max_len, block),

@@ -229,21 +229,20 @@ enum Lanes {
 
 impl Plan {
     /// The plan for a message of known length (one-shot): 4-decBRWHash on IFMA takes 4 ymm
-    /// lanes (chunks of 256 B) rather than 8 paired lanes (512 B) at mid lengths. Measured
-    /// (timing example, precomputed key, TSC cycles/byte, 4 lanes vs 8 paired):
-    /// 2^130-5: 2.46 vs 2.13 at 256 B, 1.02 vs 1.53 at 512 B, 0.244 vs 0.272 at 4 KiB,
-    /// 0.212 vs 0.178 at 8 KiB; 2^127-1: 0.98 vs 1.41 at 512 B, 0.233 vs 0.414 at 4 KiB,
-    /// 0.206 vs 0.231 at 8 KiB. Streaming (length unknown) keeps the bulk plan.
+    /// lanes (chunks of 256 B) rather than 8 paired lanes (512 B) up to mid lengths. Measured
+    /// (timing example, precomputed key, TSC cycles/byte, 4 lanes vs 8 paired, one-shot
+    /// states on the stack): 2^130-5: 0.97 vs 1.07 at 512 B, 0.57 vs 0.58 at 1 KiB, 0.38 vs
+    /// 0.38 at 1792 B, 0.35 vs 0.33 at 2 KiB, 0.24 vs 0.20 at 4 KiB; 2^127-1: 0.31 vs 0.33 at
+    /// 2 KiB, 0.27 vs 0.27 at 2560 B, 0.26 vs 0.23 at 3 KiB. Streaming (length unknown)
+    /// keeps the bulk plan.
     fn for_length(self, alg: Algorithm, length: Option<u64>) -> Plan {
         let upper = if alg.prime() == Some(crate::Prime::P1271) {
-            12 << 10
+            2560
         } else {
-            6 << 10
+            1792
         };
         match (self, length) {
-            (Plan::DecPairs(Lanes::Ifma8), Some(n)) if (384..upper).contains(&n) => {
-                Plan::Dec(Lanes::Ifma4)
-            }
+            (Plan::DecPairs(Lanes::Ifma8), Some(n)) if n < upper => Plan::Dec(Lanes::Ifma4),
             _ => self,
         }
     }
@@ -470,6 +469,15 @@ impl<F: SimdPrime> SimdState<F> {
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
     ///   2048.
     ///
+    /// - c-decBRWHash runs its SIMD state on the stack (no allocation), so it wins from
+    ///   short lengths on (TSC cycles per message, SIMD vs scalar): 4-decBRWHash on IFMA
+    ///   (4 ymm lanes) 64 B 193 vs 197 and 128 B 203 vs 257 (2^130-5), 64 B 158 vs 165
+    ///   (2^127-1): 64; 8-decBRWHash on IFMA 128 B 336 vs 337, 192 B 351 vs 466 (2^130-5),
+    ///   128 B 263 vs 273 (2^127-1): 128; on AVX-512F 4-decBRWHash 192 B 281 vs 271, 256 B
+    ///   310 vs 421 (2^130-5), 253 vs 267 at 256 B (2^127-1): 192; 8-decBRWHash1305 192 B
+    ///   424 vs 466: 128; 8-decBRWHash1271 320 B 324 vs 302, 384 B 362 vs 448: 320; on AVX2
+    ///   4-decBRWHash 128 B 254 vs 257, 192 B 226 vs 254 (2^127-1): 128.
+    ///
     /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
     /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
     /// 128, 256 B 108 vs 169: 128; polyHash1271 192 B 122 vs 130, 256 B 138 vs 153: 192.
@@ -483,6 +491,12 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
+            (Some(Plan::DecPairs(Lanes::Ifma8)), _) => 64,
+            (Some(Plan::Dec(Lanes::Ifma8)), _) => 128,
+            (Some(Plan::DecPairs(Lanes::Avx512x8)), _) => 192,
+            (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
+            (Some(Plan::Dec(Lanes::Avx512x8)), true) => 320,
+            (Some(Plan::Dec(Lanes::Avx2x4)), _) => 128,
             _ => Self::crossover(alg, backend),
         }
     }
