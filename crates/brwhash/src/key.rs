@@ -465,7 +465,27 @@ impl<'k> Hasher<'k> {
     /// The digest (in MAC mode: the tag) of everything absorbed; the hasher can go on
     /// absorbing afterwards.
     pub fn finalize(&self) -> Digest {
-        self.clone().into_digest()
+        // Prime-field states finish without a copy of the whole hasher (a SIMD state's box).
+        let digest = match &self.state {
+            State::P1271(p, h) => match h.whole_message() {
+                Some(msg) => self.key.hash(msg),
+                None => prime_digest(h.finish_ref(p), None),
+            },
+            State::P1305(p, h) => match h.whole_message() {
+                Some(msg) => self.key.hash(msg),
+                None => prime_digest(h.finish_ref(p), self.poly1305_s()),
+            },
+            _ => return self.clone().into_digest(),
+        };
+        match self.mac_s {
+            Some(s) => crate::mac::mac_tag(self.key.alg, digest, s),
+            None => digest,
+        }
+    }
+
+    /// Poly1305's s, added to its digest.
+    fn poly1305_s(&self) -> Option<&'k [u8; 16]> {
+        (self.key.alg == Algorithm::POLY1305).then_some(&self.key.poly1305_s)
     }
 
     /// [`finalize`](Hasher::finalize) for a hasher that is done: it consumes the state
@@ -487,12 +507,20 @@ impl<'k> Hasher<'k> {
 
     fn digest(self) -> Digest {
         let vector = self.key.alg.is_vector();
+        // A message held whole below the SIMD crossover: the one-shot code (Poly1305's
+        // clamped-key Horner, the stack states) is the fastest for it.
+        let whole = match &self.state {
+            State::P1271(_, h) => h.whole_message(),
+            State::P1305(_, h) => h.whole_message(),
+            _ => None,
+        };
+        if let Some(msg) = whole {
+            return self.key.hash(msg);
+        }
+        let s = self.poly1305_s();
         match self.state {
             State::P1271(p, h) => prime_digest(h.finish(p), None),
-            State::P1305(p, h) => {
-                let s = (self.key.alg == Algorithm::POLY1305).then_some(&self.key.poly1305_s);
-                prime_digest(h.finish(p), s)
-            }
+            State::P1305(p, h) => prime_digest(h.finish(p), s),
             State::G128(p, h) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {

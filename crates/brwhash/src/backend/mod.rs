@@ -337,6 +337,22 @@ macro_rules! simd_states {
                 }
             }
 
+            /// [`finish`](Self::finish) of a copy, the state left as it was: the copy lives on
+            /// the stack (cloning the box would be an aligned heap allocation, slow in glibc).
+            pub fn finish_copy(&self, p: &Powers<F>) -> F {
+                match self {
+                    $(
+                        #[cfg(target_arch = "x86_64")]
+                        SimdState::$variant(s) => {
+                            let mut copy = (**s).clone();
+                            // SAFETY: as in `update`.
+                            unsafe { x86::$finish(&mut copy, p) }
+                        }
+                    )*
+                    SimdState::_Unused(_, never) => match *never {},
+                }
+            }
+
             /// The value v before `out()` (the state is used up).
             pub fn finish(&mut self, p: &Powers<F>) -> F {
                 match self {

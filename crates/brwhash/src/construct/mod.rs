@@ -428,6 +428,24 @@ impl<F: SimdPrime> PrimeHasher<F> {
         blocks.feed(F::BLOCK, data, |b| kind.absorb(p, b));
     }
 
+    /// The whole message while it is held below the SIMD crossover (a deferred state): its
+    /// value is then best computed as a one-shot message (`Key::hash`).
+    pub fn whole_message(&self) -> Option<&[u8]> {
+        match &self.kind {
+            Kind::Deferred(d) => Some(&d.head),
+            _ => None,
+        }
+    }
+
+    /// [`finish`](Self::finish) without using up the state. A SIMD state finishes a copy on
+    /// the stack; the others (small, ordinary allocations) are cloned.
+    pub fn finish_ref(&self, p: &Powers<F>) -> F {
+        match &self.kind {
+            Kind::Simd(s) => s.finish_copy(p),
+            _ => self.clone().finish(p),
+        }
+    }
+
     /// The value v of SPEC.md section 5 (before `out()`).
     pub fn finish(self, p: &Powers<F>) -> F {
         let PrimeHasher {
