@@ -647,6 +647,41 @@ fn poly1305_scalar(key: &Key, p: &Powers<Fp1305>, msg: &[u8]) -> Option<Fp1305> 
 /// Squarings the one-shot scalar path keeps on the stack: messages below 2^14 blocks.
 const ONE_SHOT_SQUARES: usize = 16;
 
+/// c-decBRWHash of a whole message on a SIMD backend, its squarings of the key on the stack
+/// (a `Key` would allocate and fill 64 of them: about 150 TSC cycles more per message).
+/// `None` for other functions and for messages too long for `ONE_SHOT_SQUARES`.
+#[cfg(target_arch = "x86_64")]
+fn dec_one_shot(
+    alg: Algorithm,
+    backend: Backend,
+    prime: Prime,
+    key: &[u8],
+    msg: &[u8],
+) -> Option<Digest> {
+    if !matches!(alg.family(), Family::DecBrwHash(_, _))
+        || !SimdState::<Fp1305>::has_plan(alg, backend)
+    {
+        return None;
+    }
+    let block = if prime == Prime::P1271 { 15 } else { 16 };
+    let n_sq = squares_needed(msg.len() as u64, block);
+    if n_sq > ONE_SHOT_SQUARES {
+        return None;
+    }
+    let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
+    let v = if prime == Prime::P1271 {
+        let x = Fp1271::from_key(&k.to_le_bytes());
+        let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, 1, None, 0);
+        SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
+    } else {
+        let x = Fp1305::from_key(&k.to_le_bytes());
+        let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, 1, None, 0);
+        SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
+    };
+    k.zeroize();
+    v
+}
+
 /// [`crate::hash`] of a prime-field function whose message goes to scalar code (the scalar
 /// backend, or a SIMD backend below its crossover): only the key powers the length needs,
 /// on the stack, and no `Key` or other allocation. `None` when the message takes another
@@ -676,8 +711,11 @@ pub(crate) fn one_shot_scalar(
         if !scalar {
             // polyHash / Poly1305 on SIMD lanes: x^1 .. x^8 are all the powers they need.
             let poly = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
-            if !poly || backend == Backend::Portable {
+            if backend == Backend::Portable {
                 return Ok(None);
+            }
+            if !poly {
+                return Ok(dec_one_shot(alg, backend, prime, key, msg));
             }
             let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
             if alg == Algorithm::POLY1305 {

@@ -311,7 +311,12 @@ macro_rules! simd_states {
 
             /// The value v of a whole message, the state on the stack (no allocation);
             /// `None` as for [`new`](Self::new).
-            pub fn one_shot(alg: Algorithm, backend: Backend, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+            pub fn one_shot<const S: usize>(
+                alg: Algorithm,
+                backend: Backend,
+                p: &Powers<F, S>,
+                msg: &[u8],
+            ) -> Option<F> {
                 match Plan::of(alg, backend)?.for_length(alg, Some(msg.len() as u64)) {
                     $(
                         // SAFETY: callers pass a key's backend, which passed `Backend::check`:

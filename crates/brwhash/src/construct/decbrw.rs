@@ -167,7 +167,7 @@ struct Splat<'a, F: PrimeField, V: Lanes<F>> {
 
 impl<'a, F: PrimeField, V: Lanes<F>> Splat<'a, F, V> {
     #[inline(always)]
-    fn new(p: &'a Powers<F>) -> Self {
+    fn new<const S: usize>(p: &'a Powers<F, S>) -> Self {
         Splat {
             x: V::splat(p.sq[0]),
             x2: V::splat(p.sq[1]),
@@ -178,7 +178,7 @@ impl<'a, F: PrimeField, V: Lanes<F>> Splat<'a, F, V> {
     /// As `new`, broadcasting x and x^2 only the first time for a state (`cache`): streaming
     /// updates then pay nothing for it.
     #[inline(always)]
-    fn cached(cache: &mut Option<(V, V)>, p: &'a Powers<F>) -> Self {
+    fn cached<const S: usize>(cache: &mut Option<(V, V)>, p: &'a Powers<F, S>) -> Self {
         let (x, x2) = match *cache {
             Some(xs) => xs,
             None => {
@@ -248,7 +248,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
@@ -263,7 +263,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
-    pub fn finish(&mut self, p: &Powers<F>) -> F {
+    pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
         let table = Splat::<F, V>::cached(&mut self.xs, p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.
@@ -422,7 +422,7 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
@@ -437,7 +437,7 @@ impl<F: PrimeField, V: Halves<F>> DecPairs<F, V> {
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
-    pub fn finish(&mut self, p: &Powers<F>) -> F {
+    pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
         let table = Splat::<F, V>::cached(&mut self.xs, p);
         let pipe = &mut self.pipe;
         if let Some(prev) = pipe.pending.take() {

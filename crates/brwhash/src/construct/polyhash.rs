@@ -335,7 +335,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
 
     /// The table for whole groups, the first time (streaming updates then pay nothing).
     #[inline(always)]
-    fn ensure_table(&mut self, p: &Powers<F>) {
+    fn ensure_table<const S: usize>(&mut self, p: &Powers<F, S>) {
         if self.have_table {
             return;
         }
@@ -352,7 +352,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
         const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES) };
         self.ensure_table(p);
         let (acc, started, t) = (&mut self.acc, &mut self.started, &self.table);
@@ -379,7 +379,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
 
     /// x * Poly(x; pad1(M)) (the state is used up).
     #[inline(always)]
-    pub fn finish(&mut self, p: &Powers<F>) -> F {
+    pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
         self.ensure_table(p);
         let (w, b) = (V::W, F::BLOCK);
         let rest = self.held.held();

@@ -94,17 +94,19 @@ pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
 macro_rules! entry {
     ($feature:literal, $update:ident, $finish:ident, $one_shot:ident, $state:ident, $lanes:ident) => {
         #[target_feature(enable = $feature)]
-        pub(crate) fn $one_shot<F: X86Lanes>(p: &Powers<F>, msg: &[u8]) -> F {
+        pub(crate) fn $one_shot<F: X86Lanes, const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
+            // The update out of line: inlined here, its hot loop compiled slower (4-decBRWHash1305
+            // at 1 MiB: 0.106 against 0.088 TSC cycles/byte).
             let mut s = $state::<F, F::$lanes>::default();
             $update(&mut s, p, msg);
-            $finish(&mut s, p)
+            s.finish(p)
         }
 
         #[target_feature(enable = $feature)]
         #[inline(never)]
-        pub(crate) fn $update<F: X86Lanes>(
+        pub(crate) fn $update<F: X86Lanes, const S: usize>(
             s: &mut $state<F, F::$lanes>,
-            p: &Powers<F>,
+            p: &Powers<F, S>,
             data: &[u8],
         ) {
             s.update(p, data)
