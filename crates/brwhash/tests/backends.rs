@@ -118,6 +118,36 @@ fn random_lengths_to_one_mebibyte() {
     }
 }
 
+/// Long c-decBRWHash messages: more than 511 periods of 4-decBRWHash on 8 lanes (8 KiB each
+/// in one-shot, 4 KiB streamed), so the stack of completed periods grows past its inline
+/// entries; against the scalar backend (the portable one is slow at this length), one-shot
+/// and streamed in pieces that do not divide a period.
+#[test]
+fn long_decbrw_messages() {
+    let mut rng = Rng(5);
+    let msg = rng.bytes((8 << 20) + 1234);
+    for (b, alg) in simd_pairs() {
+        if !matches!(
+            alg.to_string().as_str(),
+            "4-decBRWHash1305" | "4-decBRWHash1271"
+        ) {
+            continue;
+        }
+        let key = rng.bytes(alg.key_len());
+        let want = Key::with_backend(alg, &key, Backend::Scalar)
+            .unwrap()
+            .hash(&msg);
+        let fast = Key::with_backend(alg, &key, b).unwrap();
+        assert_eq!(fast.hash(&msg), want, "{b} {alg} one-shot");
+        let mut h = Hasher::new(&fast);
+        for piece in msg.chunks(65_000) {
+            h.update(piece).unwrap();
+        }
+        assert_eq!(h.finalize(), want, "{b} {alg} streamed");
+        println!("{b} {alg}: long message checked");
+    }
+}
+
 #[test]
 fn streaming_split_points_and_unaligned_input() {
     let mut rng = Rng(3);

@@ -207,8 +207,8 @@ impl FromStr for Backend {
 enum Plan {
     /// c-decBRWHash with c = lanes: `DecLanes`.
     Dec(Lanes),
-    /// 4-decBRWHash on 8 lanes, two chunks per product: `DecPairs`.
-    DecPairs(Lanes),
+    /// 4-decBRWHash on 8 lanes, each half of a period in 4 of them: `DecPeriods`.
+    DecPeriods(Lanes),
     /// polyHash and Poly1305 in W lanes with exact powers: `PolyStream` (streamed) and
     /// `poly_exact` (whole messages).
     Poly(Lanes),
@@ -229,20 +229,19 @@ enum Lanes {
 
 impl Plan {
     /// The plan for a message of known length (one-shot): 4-decBRWHash on IFMA takes 4 ymm
-    /// lanes (chunks of 256 B) rather than 8 paired lanes (512 B) up to mid lengths. Measured
-    /// (timing example, precomputed key, TSC cycles/byte, 4 lanes vs 8 paired, one-shot
-    /// states on the stack): 2^130-5: 0.97 vs 1.07 at 512 B, 0.57 vs 0.58 at 1 KiB, 0.38 vs
-    /// 0.38 at 1792 B, 0.35 vs 0.33 at 2 KiB, 0.24 vs 0.20 at 4 KiB; 2^127-1: 0.31 vs 0.33 at
-    /// 2 KiB, 0.27 vs 0.27 at 2560 B, 0.26 vs 0.23 at 3 KiB. Streaming (length unknown)
-    /// keeps the bulk plan.
+    /// lanes rather than periods over 8 lanes below 2 KiB, where a message holds few whole
+    /// periods. Measured (timing example, precomputed key, TSC cycles per message, 4 lanes
+    /// vs periods): 2^130-5: 262 vs 349 at 512 B, 327 vs 369 at 1 KiB, 395 vs 485 at 1536 B,
+    /// 463 vs 457 at 2 KiB, 599 vs 516 at 3 KiB; 2^127-1: 276 vs 300 at 1 KiB, 389 vs 332 at
+    /// 2 KiB. Streaming (length unknown) keeps the bulk plan.
     fn for_length(self, alg: Algorithm, length: Option<u64>) -> Plan {
         let upper = if alg.prime() == Some(crate::Prime::P1271) {
-            2560
+            2048
         } else {
             1792
         };
         match (self, length) {
-            (Plan::DecPairs(Lanes::Ifma8), Some(n)) if n < upper => Plan::Dec(Lanes::Ifma4),
+            (Plan::DecPeriods(Lanes::Ifma8), Some(n)) if n < upper => Plan::Dec(Lanes::Ifma4),
             _ => self,
         }
     }
@@ -255,8 +254,8 @@ impl Plan {
         match (backend, alg.family()) {
             (Backend::Avx2, Family::DecBrwHash(4, _)) => Some(Plan::Dec(Lanes::Avx2x4)),
             (Backend::Avx512, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Avx512x8)),
-            (Backend::Avx512, Family::DecBrwHash(4, _)) => Some(Plan::DecPairs(Lanes::Avx512x8)),
-            (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::DecPairs(Lanes::Ifma8)),
+            (Backend::Avx512, Family::DecBrwHash(4, _)) => Some(Plan::DecPeriods(Lanes::Avx512x8)),
+            (Backend::Ifma, Family::DecBrwHash(4, _)) => Some(Plan::DecPeriods(Lanes::Ifma8)),
             (Backend::Ifma, Family::DecBrwHash(8, _)) => Some(Plan::Dec(Lanes::Ifma8)),
             (Backend::Avx2, _) if poly => Some(Plan::Poly(Lanes::Avx2x4)),
             (Backend::Avx512, _) if poly => Some(Plan::Poly(Lanes::Avx512x8)),
@@ -376,9 +375,9 @@ macro_rules! simd_states {
 simd_states! {
     Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2, dec_one_shot_avx2;
     Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512, dec_one_shot_avx512;
-    Avx512Dec4: Plan::DecPairs(Lanes::Avx512x8) => DecPairs<X8>, pairs_update_avx512, pairs_finish_avx512, pairs_one_shot_avx512;
+    Avx512Dec4: Plan::DecPeriods(Lanes::Avx512x8) => DecPeriods<X8>, periods_update_avx512, periods_finish_avx512, periods_one_shot_avx512;
     IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4, dec_one_shot_ifma4;
-    IfmaDec4: Plan::DecPairs(Lanes::Ifma8) => DecPairs<I8>, pairs_update_ifma8, pairs_finish_ifma8, pairs_one_shot_ifma8;
+    IfmaDec4: Plan::DecPeriods(Lanes::Ifma8) => DecPeriods<I8>, periods_update_ifma8, periods_finish_ifma8, periods_one_shot_ifma8;
     IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8, dec_one_shot_ifma8;
     Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2, poly_one_shot_avx2;
     Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512, poly_one_shot_avx512;
@@ -415,8 +414,8 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(_), _) if c8 => 448,
             (Some(Plan::Dec(Lanes::Avx2x4)), false) => 352,
             (Some(Plan::Dec(Lanes::Avx2x4)), true) => 1024,
-            (Some(Plan::DecPairs(Lanes::Avx512x8)), false) => 896,
-            (Some(Plan::DecPairs(Lanes::Avx512x8)), true) => 2048,
+            (Some(Plan::DecPeriods(Lanes::Avx512x8)), false) => 896,
+            (Some(Plan::DecPeriods(Lanes::Avx512x8)), true) => 2048,
             (Some(_), false) => 640,
             (Some(_), true) => 1280,
             (None, _) => 0,
@@ -512,9 +511,9 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
-            (Some(Plan::DecPairs(Lanes::Ifma8)), _) => 64,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), _) => 64,
             (Some(Plan::Dec(Lanes::Ifma8)), _) => 128,
-            (Some(Plan::DecPairs(Lanes::Avx512x8)), _) => 192,
+            (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
             (Some(Plan::Dec(Lanes::Avx512x8)), true) => 320,
             (Some(Plan::Dec(Lanes::Avx2x4)), _) => 128,

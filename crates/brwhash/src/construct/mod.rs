@@ -12,7 +12,7 @@ mod polyhash;
 mod scalar;
 mod twolevel;
 
-pub(crate) use decbrw::{DecLanes, DecPairs, Halves, Lanes};
+pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
 pub(crate) use hash2l::{hash2l_one_shot, BinHasher, BinLanes, BinWide};
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};

@@ -426,4 +426,12 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         };
         super::scalar_last(value, p.x(), last)
     }
+
+    /// The value v of a whole message, the state on the caller's stack.
+    #[inline(always)]
+    pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
+        let mut s = Self::default();
+        s.update(p, msg);
+        s.finish(p)
+    }
 }

@@ -162,6 +162,20 @@ impl<F: Field, const C: usize> Brw<F, C> {
         }
     }
 
+    /// The left factor of the product of the next chunk when its number is a power of two
+    /// (it closes every subtree on the stack): the unreduced BRW of its first C - 1 blocks
+    /// plus every stack entry. For schedules that multiply it themselves (4-decBRWHash on
+    /// 8 lanes, whose two halves then need different factors); the evaluation ends here.
+    #[inline(always)]
+    pub fn close<P: SqTable<F> + ?Sized>(&mut self, sq: &P, chunk: &[F; C]) -> F::Wide {
+        debug_assert!((self.i + 1).is_power_of_two() && self.n == 0);
+        let mut tmp = ubrw_full(sq, &chunk[..C - 1]);
+        while !self.stack.is_empty() {
+            tmp = F::wide_add(tmp, self.stack.pop());
+        }
+        tmp
+    }
+
     /// Continue an evaluation whose first `i` chunks were computed elsewhere (by a SIMD
     /// schedule of the same algorithm) and left `stack`.
     pub fn resume(i: u64, stack: Stack<F::Wide>) -> Self {

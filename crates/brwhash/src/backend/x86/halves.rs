@@ -1,5 +1,5 @@
 //! 8 lanes as two halves of 4 (zmm and ymm): [`Halves`] for 4-decBRWHash on 8 lanes
-//! (`construct::DecPairs`), for the radix-2^26 (AVX-512F) and radix-2^44 (IFMA) lane types.
+//! (`construct::DecPeriods`), for the radix-2^26 (AVX-512F) and radix-2^44 (IFMA) lane types.
 //!
 //! SAFETY (every function here): see the module documentation of `backend::x86`; these run
 //! only inside entry points compiled with AVX-512F (and the lane type's other features).
@@ -15,10 +15,6 @@ use crate::field::{Fp1271, Fp1305};
 #[inline(always)]
 fn join(lo: __m256i, hi: __m256i) -> __m512i {
     unsafe { _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi) }
-}
-#[inline(always)]
-fn blend(a: __m512i, b: __m512i) -> __m512i {
-    unsafe { _mm512_mask_blend_epi64(0xf0, a, b) }
 }
 #[inline(always)]
 fn low_to_high(a: __m512i) -> __m512i {
@@ -62,24 +58,6 @@ macro_rules! halves {
                     r[i] = join(lo.0[i], hi.0[i]);
                 }
                 $eight::$ty8(r)
-            }
-
-            #[inline(always)]
-            fn blend(a: Self, b: Self) -> Self {
-                let mut r = a.0;
-                for i in 0..$n {
-                    r[i] = blend(a.0[i], b.0[i]);
-                }
-                $eight::$ty8(r)
-            }
-
-            #[inline(always)]
-            fn blend_wide(a: $eight::Wide, b: $eight::Wide) -> $eight::Wide {
-                let mut r = a.0;
-                for i in 0..$m {
-                    r[i] = blend(a.0[i], b.0[i]);
-                }
-                $eight::Wide(r)
             }
 
             #[inline(always)]

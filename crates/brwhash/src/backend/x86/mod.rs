@@ -20,7 +20,7 @@ mod radix26;
 mod radix44;
 
 use crate::construct::{
-    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPairs, Halves, PolyStream, Powers,
+    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPeriods, Halves, PolyStream, Powers,
     ScalarHasher,
 };
 use crate::eval::G;
@@ -95,15 +95,10 @@ macro_rules! entry {
     ($feature:literal, $update:ident, $finish:ident, $one_shot:ident, $state:ident, $lanes:ident) => {
         #[target_feature(enable = $feature)]
         pub(crate) fn $one_shot<F: X86Lanes, const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-            // The update out of line: inlined here, its hot loop compiled slower (4-decBRWHash1305
-            // at 1 MiB: 0.106 against 0.088 TSC cycles/byte).
-            let mut s = $state::<F, F::$lanes>::default();
-            $update(&mut s, p, msg);
-            s.finish(p)
+            $state::<F, F::$lanes>::one_shot(p, msg)
         }
 
         #[target_feature(enable = $feature)]
-        #[inline(never)]
         pub(crate) fn $update<F: X86Lanes, const S: usize>(
             s: &mut $state<F, F::$lanes>,
             p: &Powers<F, S>,
@@ -177,18 +172,18 @@ entry!(
 );
 entry!(
     "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
-    pairs_update_ifma8,
-    pairs_finish_ifma8,
-    pairs_one_shot_ifma8,
-    DecPairs,
+    periods_update_ifma8,
+    periods_finish_ifma8,
+    periods_one_shot_ifma8,
+    DecPeriods,
     I8
 );
 entry!(
     "avx512f",
-    pairs_update_avx512,
-    pairs_finish_avx512,
-    pairs_one_shot_avx512,
-    DecPairs,
+    periods_update_avx512,
+    periods_finish_avx512,
+    periods_one_shot_avx512,
+    DecPeriods,
     X8
 );
 
