@@ -488,18 +488,40 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     const VBLOCK: usize = 4 * F::BLOCK;
     const PERIOD_BYTES: usize = 2 * HALF_CHUNKS * 4 * Self::VBLOCK;
 
+    /// Bytes are held only up to a streamed period; whole periods go straight from `data`,
+    /// as the one-shot periods where `data` holds one and the chunk count allows (large
+    /// updates, such as the CLI's 64 KiB reads, then run at one-shot speed).
     #[inline(always)]
-    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
+    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, mut data: &[u8]) {
         const { assert!(Self::PERIOD_BYTES <= MAX_PERIOD_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
         let periods = &mut self.periods;
-        self.held.feed(
-            Self::PERIOD_BYTES,
-            data,
-            #[inline(always)]
-            |bytes| periods.period(&table, bytes, HALF_CHUNKS),
-        );
+        let held = self.held.held().len();
+        if held > 0 {
+            let take = (Self::PERIOD_BYTES - held).min(data.len());
+            self.held.append(&data[..take]);
+            data = &data[take..];
+            if self.held.held().len() < Self::PERIOD_BYTES {
+                return;
+            }
+            periods.period(&table, self.held.held(), HALF_CHUNKS);
+            self.held.clear();
+        }
+        let long = 2 * ONE_SHOT_HALF_CHUNKS;
+        let long_bytes = long * 16 * F::BLOCK;
+        loop {
+            if data.len() >= long_bytes && periods.chunks.is_multiple_of(long as u64) {
+                periods.period(&table, &data[..long_bytes], ONE_SHOT_HALF_CHUNKS);
+                data = &data[long_bytes..];
+            } else if data.len() >= Self::PERIOD_BYTES {
+                periods.period(&table, &data[..Self::PERIOD_BYTES], HALF_CHUNKS);
+                data = &data[Self::PERIOD_BYTES..];
+            } else {
+                break;
+            }
+        }
+        self.held.append(data);
     }
 
     /// The value v before `out()` (the state is used up).
