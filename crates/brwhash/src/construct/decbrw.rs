@@ -308,16 +308,13 @@ pub(crate) trait Halves<F: PrimeField>: Lanes<F> {
     fn upper_wide(w: Self::Wide) -> <Self::Half as Field>::Wide;
 }
 
-/// Chunks (4 blocks of each stream) in each half of a streamed [`DecPeriods`] period: a
-/// period is then 4 KiB for 2^130-5 (3840 B for 2^127-1), so 4 KiB updates of a 2^130-5
-/// stream go straight from the caller's bytes, never through the buffer.
-const HALF_CHUNKS: usize = 8;
-/// Half-period of a whole message (`DecPeriods::one_shot`): longer periods, one extra
+/// Most chunks (4 blocks of each stream) in each half of a [`DecPeriods`] period: one extra
 /// product per 8 KiB (measured at 1 MiB, precomputed key, TSC cycles/byte: 0.071 with 16,
 /// 0.079 with 8, 0.082 with 4 chunks per half).
-const ONE_SHOT_HALF_CHUNKS: usize = 16;
-/// Largest streamed period: 2 * HALF_CHUNKS chunks of 4 blocks of 4 streams of 16 bytes.
-const MAX_PERIOD_BYTES: usize = 2 * HALF_CHUNKS * 4 * 4 * 16;
+const MAX_HALF_CHUNKS: usize = 16;
+/// Bytes held between updates: less than the shortest period, 2 chunks of 4 blocks of 4
+/// streams of 16 bytes.
+const PAIR_BYTES: usize = 2 * 4 * 4 * 16;
 
 /// The chunk count and the stack of a [`DecPeriods`] evaluation (entries valid in lanes 4-7).
 #[derive(Clone)]
@@ -376,32 +373,27 @@ impl<V: Field> Periods<V> {
         self.chunks += 2 * s as u64;
     }
 
-    /// Periods of 2s chunks while `bytes` holds one, then of s, s/2, .. 2 chunks (at most one
-    /// each): what is left is shorter than 2 chunks.
+    /// Periods as long as `bytes` holds them, each the longest (up to 2 * MAX_HALF_CHUNKS
+    /// chunks) that both the bytes and the chunk count allow (a period of 2s chunks starts
+    /// at a multiple of 2s): what is left is shorter than 2 chunks. After an update that
+    /// ended mid-period, the periods grow back 2, 4, 8 .. chunks long.
     #[inline(always)]
-    fn run<'b, F: PrimeField>(
-        &mut self,
-        t: &Splat<'_, F, V>,
-        mut bytes: &'b [u8],
-        s: usize,
-    ) -> &'b [u8]
+    fn run<'b, F: PrimeField>(&mut self, t: &Splat<'_, F, V>, mut bytes: &'b [u8]) -> &'b [u8]
     where
         V: Halves<F>,
     {
         let period = |s: usize| 2 * s * 16 * F::BLOCK;
-        while bytes.len() >= period(s) {
+        loop {
+            let mut s = MAX_HALF_CHUNKS;
+            while s > 1 && (bytes.len() < period(s) || !self.chunks.is_multiple_of(2 * s as u64)) {
+                s /= 2;
+            }
+            if bytes.len() < period(s) {
+                return bytes;
+            }
             self.period(t, &bytes[..period(s)], s);
             bytes = &bytes[period(s)..];
         }
-        let mut s = s / 2;
-        while s >= 1 {
-            if bytes.len() >= period(s) {
-                self.period(t, &bytes[..period(s)], s);
-                bytes = &bytes[period(s)..];
-            }
-            s /= 2;
-        }
-        bytes
     }
 
     /// The value v of the message of `n` bytes whose bytes after the periods are `rest`
@@ -458,12 +450,12 @@ fn load_halves<F: PrimeField, V: Halves<F>>(lo: &[u8], hi: &[u8], c: usize) -> [
 /// 4-decBRWHash on 8 lanes by periods: each stream runs the stack BRW algorithm on chunks of
 /// 4 blocks, and a period of 2s chunks gives its first half to lanes 0-3 and its second half
 /// to lanes 4-7 ([`Periods::period`]). Only a period's last step needs the halves in turn
-/// (one product more per period); everything else is the 8-lane code of 8-decBRWHash. The
-/// bytes after the last whole period take periods of 2^e chunks, e falling, then 4 lanes
-/// for the last chunk or two.
+/// (one product more per period); everything else is the 8-lane code of 8-decBRWHash.
+/// Periods come straight from the caller's bytes ([`Periods::run`]); fewer than 2 chunks are
+/// held between updates, and at the end they take 4 lanes.
 #[derive(Clone)]
 pub(crate) struct DecPeriods<F: PrimeField, V: Halves<F>> {
-    held: Held<MAX_PERIOD_BYTES>,
+    held: Held<PAIR_BYTES>,
     n: u64,
     periods: Periods<V>,
     /// x and x^2 in every lane, once broadcast.
@@ -484,64 +476,46 @@ impl<F: PrimeField, V: Halves<F>> Default for DecPeriods<F, V> {
 }
 
 impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
-    /// A 4-lane vector block and a streamed period.
+    /// A 4-lane vector block, and the shortest period (2 chunks of 4 of them).
     const VBLOCK: usize = 4 * F::BLOCK;
-    const PERIOD_BYTES: usize = 2 * HALF_CHUNKS * 4 * Self::VBLOCK;
+    const PAIR: usize = 8 * Self::VBLOCK;
 
-    /// Bytes are held only up to a streamed period; whole periods go straight from `data`,
-    /// as the one-shot periods where `data` holds one and the chunk count allows (large
-    /// updates, such as the CLI's 64 KiB reads, then run at one-shot speed).
     #[inline(always)]
     pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, mut data: &[u8]) {
-        const { assert!(Self::PERIOD_BYTES <= MAX_PERIOD_BYTES) };
+        const { assert!(Self::PAIR <= PAIR_BYTES) };
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
-        let periods = &mut self.periods;
         let held = self.held.held().len();
         if held > 0 {
-            let take = (Self::PERIOD_BYTES - held).min(data.len());
+            // The held bytes complete a period of 2 chunks (the chunk count is even).
+            let take = (Self::PAIR - held).min(data.len());
             self.held.append(&data[..take]);
             data = &data[take..];
-            if self.held.held().len() < Self::PERIOD_BYTES {
+            if self.held.held().len() < Self::PAIR {
                 return;
             }
-            periods.period(&table, self.held.held(), HALF_CHUNKS);
+            self.periods.period(&table, self.held.held(), 1);
             self.held.clear();
         }
-        let long = 2 * ONE_SHOT_HALF_CHUNKS;
-        let long_bytes = long * 16 * F::BLOCK;
-        loop {
-            if data.len() >= long_bytes && periods.chunks.is_multiple_of(long as u64) {
-                periods.period(&table, &data[..long_bytes], ONE_SHOT_HALF_CHUNKS);
-                data = &data[long_bytes..];
-            } else if data.len() >= Self::PERIOD_BYTES {
-                periods.period(&table, &data[..Self::PERIOD_BYTES], HALF_CHUNKS);
-                data = &data[Self::PERIOD_BYTES..];
-            } else {
-                break;
-            }
-        }
-        self.held.append(data);
+        let rest = self.periods.run(&table, data);
+        self.held.append(rest);
     }
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
-        let table = Splat::<F, V>::cached(&mut self.xs, p);
         // Zero blocks fill the streams to q blocks each (a short last block is le() of its
         // bytes): whole 4-lane vector blocks.
-        let held = self.held.padded(Self::VBLOCK);
-        let rest = self.periods.run(&table, held, HALF_CHUNKS / 2);
+        let rest = self.held.padded(Self::VBLOCK);
         self.periods.finish(p, rest, &[], self.n)
     }
 
-    /// The value v of a whole message: longer periods straight from `msg`, no buffer but the
-    /// last partial vector block's.
+    /// The value v of a whole message: no buffer but the last partial vector block's.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let table = Splat::<F, V>::new(p);
         let mut periods = Periods::<V>::default();
-        let rest = periods.run(&table, msg, ONE_SHOT_HALF_CHUNKS);
+        let rest = periods.run(&table, msg);
         let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;
         let mut last = [0u8; 4 * 16];
         let tail = &rest[whole..];

@@ -314,5 +314,6 @@ wide_entries!(
     wide256_next,
     wide256_finish
 );
+
 #[cfg(test)]
 mod tests;
