@@ -229,14 +229,14 @@ enum Lanes {
 
 impl Plan {
     /// The plan for a message of known length (one-shot): 4-decBRWHash on IFMA takes 4 ymm
-    /// lanes rather than periods over 8 lanes below 2 KiB, where a message holds few whole
+    /// lanes rather than periods over 8 lanes for short messages, which hold only short
     /// periods. Measured (timing example, precomputed key, TSC cycles per message, 4 lanes
-    /// vs periods): 2^130-5: 262 vs 349 at 512 B, 327 vs 369 at 1 KiB, 395 vs 485 at 1536 B,
-    /// 463 vs 457 at 2 KiB, 599 vs 516 at 3 KiB; 2^127-1: 276 vs 300 at 1 KiB, 389 vs 332 at
-    /// 2 KiB. Streaming (length unknown) keeps the bulk plan.
+    /// vs periods, two runs): 2^130-5: 238-255 vs 284-301 at 512 B, 306-309 vs 306-321 at
+    /// 1 KiB, 440-465 vs 399-522 at 2 KiB; 2^127-1: 230 vs 243-252 at 768 B, 264 vs 241-257
+    /// at 1 KiB, 385 vs 299-311 at 2 KiB. Streaming (length unknown) keeps the bulk plan.
     fn for_length(self, alg: Algorithm, length: Option<u64>) -> Plan {
         let upper = if alg.prime() == Some(crate::Prime::P1271) {
-            2048
+            1024
         } else {
             1792
         };
