@@ -240,6 +240,15 @@ impl Key {
             Material::G256c(p) if narrow(4 * 992) => {
                 Some(binary_digest(clmul256::one_shot(p, msg)))
             }
+            // Hash2L on VPCLMULQDQ: the state on the stack.
+            #[cfg(target_arch = "x86_64")]
+            Material::G128c(p) if self.backend == Backend::Vpclmul && !self.alg.is_vector() => {
+                Some(binary_digest(vclmul128::one_shot(p, msg)))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Material::G256c(p) if self.backend == Backend::Vpclmul && !self.alg.is_vector() => {
+                Some(binary_digest(vclmul256::one_shot(p, msg)))
+            }
             _ => None,
         };
         if let Some(digest) = simd {
@@ -475,6 +484,19 @@ impl<'k> Hasher<'k> {
                 Some(msg) => self.key.hash(msg),
                 None => prime_digest(h.finish_ref(p), self.poly1305_s()),
             },
+            // VPCLMULQDQ states: a copy of the state on the stack, not of its box.
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(p, h) => binary_digest(vclmul128::finish(
+                (**h).clone(),
+                p,
+                self.key.alg.is_vector(),
+            )),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(p, h) => binary_digest(vclmul256::finish(
+                (**h).clone(),
+                p,
+                self.key.alg.is_vector(),
+            )),
             _ => return self.clone().into_digest(),
         };
         match self.mac_s {

@@ -632,10 +632,11 @@ clmul_module!(
 );
 
 /// Hash2L / vecHash2L on VPCLMULQDQ (`x86::gf128x4`, `x86::gf256x4`). SAFETY (every
-/// function): such a state exists only for a key whose backend passed `Backend::check` for
-/// `vpclmul`, so the CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and AVX-512F/BW.
+/// function): such a state exists, and `one_shot` is called, only for a key whose backend
+/// passed `Backend::check` for `vpclmul`, so the CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and
+/// AVX-512F/BW.
 macro_rules! vclmul_module {
-    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident) => {
+    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident, $one_shot:ident) => {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
@@ -656,6 +657,11 @@ macro_rules! vclmul_module {
             pub(crate) fn finish(h: State, p: &Powers<$scalar>, vector: bool) -> $scalar {
                 unsafe { x86::$finish(h, p, vector) }
             }
+
+            /// Hash2L of a whole message, no state on the heap.
+            pub(crate) fn one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
+                unsafe { x86::$one_shot(p, msg) }
+            }
         }
     };
 }
@@ -668,7 +674,8 @@ vclmul_module!(
     gf128x4,
     wide128_update,
     wide128_next,
-    wide128_finish
+    wide128_finish,
+    wide128_one_shot
 );
 vclmul_module!(
     vclmul256,
@@ -678,5 +685,6 @@ vclmul_module!(
     gf256x4,
     wide256_update,
     wide256_next,
-    wide256_finish
+    wide256_finish,
+    wide256_one_shot
 );

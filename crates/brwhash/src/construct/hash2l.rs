@@ -32,7 +32,16 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
         _ => {}
     }
     let mut horner = Horner::default();
-    let mut whole = msg.chunks_exact(ETA * b);
+    super_blocks(p, &mut horner, msg);
+    last(p, horner.finish(p.hg()), length)
+}
+
+/// The super-blocks of `bytes` (not empty) into `horner`: whole ones straight from `bytes`,
+/// then the last one, shorter (r < 31 blocks, the last zero-padded), if any.
+#[inline(always)]
+fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[u8]) {
+    let b = F::BYTES;
+    let mut whole = bytes.chunks_exact(ETA * b);
     for chunk in &mut whole {
         let mut ms = [F::ZERO; ETA];
         for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
@@ -41,18 +50,69 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
         horner.push(p.hg(), F::reduce(ubrw_full(&p.sq, &ms)));
     }
     let rest = whole.remainder();
-    if !rest.is_empty() || msg.is_empty() {
-        // The last super-block: r < 31 blocks, the last zero-padded; the empty message is one
-        // all-zero block.
+    if !rest.is_empty() {
         let mut ms = [F::ZERO; ETA];
         let mut r = 0;
         for block in rest.chunks(b) {
             ms[r] = F::from_bytes(block);
             r += 1;
         }
-        horner.push(p.hg(), brw_short(&p.sq, &ms[..r.max(1)]));
+        horner.push(p.hg(), brw_short(&p.sq, &ms[..r]));
     }
+}
+
+/// [`hash2l_one_shot`] with W super-blocks at a time in the lanes of `V` (VPCLMULQDQ), the
+/// rest as there: no streaming state, no buffer.
+#[inline(always)]
+pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, msg: &[u8]) -> F {
+    let group = V::W * ETA * F::BYTES;
+    if msg.len() < group {
+        return hash2l_one_shot(p, msg);
+    }
+    let sq = splat_squares::<F, V>(p);
+    let mut horner = Horner::default();
+    let mut groups = msg.chunks_exact(group);
+    for g in &mut groups {
+        let digests = group_digests::<F, V>(&sq, g);
+        for &d in &digests[..V::W] {
+            horner.push(p.hg(), d);
+        }
+    }
+    let rest = groups.remainder();
+    if !rest.is_empty() {
+        super_blocks(p, &mut horner, rest);
+    }
+    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
     last(p, horner.finish(p.hg()), length)
+}
+
+/// x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
+#[inline(always)]
+fn splat_squares<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>) -> [V; 5] {
+    [
+        V::splat(p.sq[0]),
+        V::splat(p.sq[1]),
+        V::splat(p.sq[2]),
+        V::splat(p.sq[3]),
+        V::splat(p.sq[4]),
+    ]
+}
+
+/// The BRW values of the W super-blocks in `bytes` (`W * 31` blocks; the first W entries).
+#[inline(always)]
+fn group_digests<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], bytes: &[u8]) -> [F; 8] {
+    let stride = ETA * F::BYTES;
+    let mut vb = [V::ZERO; ETA];
+    for i in (0..ETA - 3).step_by(4) {
+        let four = V::load_strided4(&bytes[i * F::BYTES..], stride);
+        vb[i..i + 4].copy_from_slice(&four);
+    }
+    for (i, v) in vb.iter_mut().enumerate().skip(ETA - 3) {
+        *v = V::load_strided(&bytes[i * F::BYTES..], stride);
+    }
+    let mut digests = [F::ZERO; 8];
+    brw_short(sq, &vb).store(&mut digests[..V::W]);
+    digests
 }
 
 /// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
@@ -275,17 +335,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// W super-blocks (`GROUP` bytes) into the Horner layer of `inner`.
     #[inline(always)]
     fn group(inner: &mut BinHasher<F>, p: &Powers<F>, sq: &[V; 5], bytes: &[u8]) {
-        let stride = ETA * F::BYTES;
-        let mut vb = [V::ZERO; ETA];
-        for i in (0..ETA - 3).step_by(4) {
-            let four = V::load_strided4(&bytes[i * F::BYTES..], stride);
-            vb[i..i + 4].copy_from_slice(&four);
-        }
-        for (i, v) in vb.iter_mut().enumerate().skip(ETA - 3) {
-            *v = V::load_strided(&bytes[i * F::BYTES..], stride);
-        }
-        let mut digests = [F::ZERO; 8];
-        brw_short(sq, &vb).store(&mut digests[..V::W]);
+        let digests = group_digests::<F, V>(sq, bytes);
         for &d in &digests[..V::W] {
             inner.horner.push(p.hg(), d);
         }
@@ -295,14 +345,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     #[inline(always)]
     pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::GROUP <= MAX_GROUP) };
-        // x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
-        let sq = [
-            V::splat(p.sq[0]),
-            V::splat(p.sq[1]),
-            V::splat(p.sq[2]),
-            V::splat(p.sq[3]),
-            V::splat(p.sq[4]),
-        ];
+        let sq = splat_squares::<F, V>(p);
         let inner = &mut self.inner;
         self.held.feed(
             Self::GROUP,
@@ -312,10 +355,16 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         );
     }
 
-    /// Give the held bytes (less than a group) to `inner`.
+    /// Give the held bytes (less than a group; they end the component) to `inner`: whole
+    /// super-blocks straight from the buffer, then the last, shorter one. (`inner` holds no
+    /// partial super-block: it takes only whole groups before this.)
     #[inline(always)]
     fn drain(&mut self, p: &Powers<F>) {
-        self.inner.update(p, self.held.held());
+        let held = self.held.held();
+        if !held.is_empty() {
+            super_blocks(p, &mut self.inner.horner, held);
+            self.inner.component_bytes += held.len() as u64;
+        }
         self.held.clear();
     }
 

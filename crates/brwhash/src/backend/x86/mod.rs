@@ -278,7 +278,14 @@ clmul_entries!(
 
 /// Hash2L and vecHash2L on VPCLMULQDQ: four super-blocks per step (`BinWide`).
 macro_rules! wide_entries {
-    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident) => {
+    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident, $one_shot:ident) => {
+        /// Hash2L of a whole message, without a state (a boxed state is a 64-byte-aligned
+        /// heap allocation, slow in glibc, and holds its bytes in a buffer).
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
+            crate::construct::hash2l_wide_one_shot::<$scalar, $lanes>(p, msg)
+        }
+
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
         pub(crate) fn $update(h: &mut BinWide<$scalar, $lanes>, p: &Powers<$scalar>, data: &[u8]) {
             h.update(p, data)
@@ -305,14 +312,16 @@ wide_entries!(
     gf128x4::Gf128x4,
     wide128_update,
     wide128_next,
-    wide128_finish
+    wide128_finish,
+    wide128_one_shot
 );
 wide_entries!(
     gf256c::Gf256c,
     gf256x4::Gf256x4,
     wide256_update,
     wide256_next,
-    wide256_finish
+    wide256_finish,
+    wide256_one_shot
 );
 
 #[cfg(test)]
