@@ -267,6 +267,21 @@ impl Key {
         if components.is_empty() || components.len() > MAX_COMPONENTS {
             return Err(Error::ComponentCount(components.len()));
         }
+        // PCLMULQDQ / VPCLMULQDQ: the whole vector in one call, no streaming state.
+        #[cfg(target_arch = "x86_64")]
+        {
+            let wide = self.backend == Backend::Vpclmul;
+            let v = match &self.material {
+                Material::G128c(p) if wide => Some(binary_digest(vclmul128::vector(p, components))),
+                Material::G128c(p) => Some(binary_digest(clmul128::vector(p, components))),
+                Material::G256c(p) if wide => Some(binary_digest(vclmul256::vector(p, components))),
+                Material::G256c(p) => Some(binary_digest(clmul256::vector(p, components))),
+                _ => None,
+            };
+            if let Some(d) = v {
+                return Ok(d);
+            }
+        }
         // The longest component stands for the length: the state that suits it.
         let longest = components.iter().map(|c| c.len() as u64).max();
         let mut h = Hasher::with_length(self, longest);

@@ -576,7 +576,7 @@ pub(crate) mod scalar {
 /// points. SAFETY (every function): a `Gf128c` / `Gf256c` key or state exists only for a key
 /// whose backend passed `Backend::check` for `pclmul`, so the CPU has PCLMULQDQ and SSE4.1.
 macro_rules! clmul_module {
-    ($module:ident, $field:ident, $path:ident, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident) => {
+    ($module:ident, $field:ident, $path:ident, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident, $vector:ident) => {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
@@ -606,6 +606,11 @@ macro_rules! clmul_module {
             pub(crate) fn one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
                 unsafe { x86::$one_shot(p, msg) }
             }
+
+            /// vecHash2L of a whole vector, without a streaming state.
+            pub(crate) fn vector(p: &Powers<$field>, components: &[&[u8]]) -> $field {
+                unsafe { x86::$vector(p, components) }
+            }
         }
     };
 }
@@ -618,7 +623,8 @@ clmul_module!(
     bin128_next,
     bin128_finish,
     bin128_powers,
-    bin128_one_shot
+    bin128_one_shot,
+    bin128_vector
 );
 clmul_module!(
     clmul256,
@@ -628,7 +634,8 @@ clmul_module!(
     bin256_next,
     bin256_finish,
     bin256_powers,
-    bin256_one_shot
+    bin256_one_shot,
+    bin256_vector
 );
 
 /// Hash2L / vecHash2L on VPCLMULQDQ (`x86::gf128x4`, `x86::gf256x4`). SAFETY (every
@@ -636,7 +643,7 @@ clmul_module!(
 /// passed `Backend::check` for `vpclmul`, so the CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and
 /// AVX-512F/BW.
 macro_rules! vclmul_module {
-    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident, $one_shot:ident) => {
+    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident, $one_shot:ident, $vector:ident) => {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
@@ -662,6 +669,11 @@ macro_rules! vclmul_module {
             pub(crate) fn one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
                 unsafe { x86::$one_shot(p, msg) }
             }
+
+            /// vecHash2L of a whole vector, no state on the heap.
+            pub(crate) fn vector(p: &Powers<$scalar>, components: &[&[u8]]) -> $scalar {
+                unsafe { x86::$vector(p, components) }
+            }
         }
     };
 }
@@ -675,7 +687,8 @@ vclmul_module!(
     wide128_update,
     wide128_next,
     wide128_finish,
-    wide128_one_shot
+    wide128_one_shot,
+    wide128_vector
 );
 vclmul_module!(
     vclmul256,
@@ -686,5 +699,6 @@ vclmul_module!(
     wide256_update,
     wide256_next,
     wide256_finish,
-    wide256_one_shot
+    wide256_one_shot,
+    wide256_vector
 );

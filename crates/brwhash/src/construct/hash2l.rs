@@ -71,19 +71,85 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
     }
     let sq = splat_squares::<F, V>(p);
     let mut horner = Horner::default();
-    let mut groups = msg.chunks_exact(group);
+    wide_super_blocks::<F, V>(p, &sq, &mut horner, msg);
+    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
+    last(p, horner.finish(p.hg()), length)
+}
+
+/// vecHash2L of `components` (1..=255) in one call, without a streaming state: each
+/// component's super-blocks by `absorb` (straight from its bytes) into the Horner in x^32
+/// that runs across components, then acc = x * acc + L at each component's end (the empty
+/// component is one zero block), and x * (acc + k x^(8B-8)) at the end.
+#[inline(always)]
+fn vector_one_shot<F: BinaryField>(
+    p: &Powers<F>,
+    components: &[&[u8]],
+    mut absorb: impl FnMut(&mut Horner<F>, &[u8]),
+) -> F {
+    let mut horner = Horner::default();
+    for c in components {
+        if c.is_empty() {
+            horner.push(p.hg(), F::ZERO);
+        } else {
+            absorb(&mut horner, c);
+        }
+        let length = F::from_bytes(&(c.len() as u64).wrapping_mul(8).to_le_bytes());
+        let acc = p
+            .x()
+            .mul(core::mem::take(&mut horner).finish(p.hg()))
+            .add(length);
+        horner = Horner::with_acc(acc);
+    }
+    let acc = horner.finish(p.hg());
+    p.x().mul(acc.add(F::top_byte(components.len() as u8)))
+}
+
+/// [`vector_one_shot`] with the super-blocks one at a time (PCLMULQDQ).
+#[inline(always)]
+pub(crate) fn vec_hash2l_one_shot<F: BinaryField>(p: &Powers<F>, components: &[&[u8]]) -> F {
+    vector_one_shot(
+        p,
+        components,
+        #[inline(always)]
+        |h, bytes| super_blocks(p, h, bytes),
+    )
+}
+
+/// [`vector_one_shot`] with W super-blocks at a time in the lanes of `V` (VPCLMULQDQ).
+#[inline(always)]
+pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
+    p: &Powers<F>,
+    components: &[&[u8]],
+) -> F {
+    let sq = splat_squares::<F, V>(p);
+    vector_one_shot(
+        p,
+        components,
+        #[inline(always)]
+        |h, bytes| wide_super_blocks::<F, V>(p, &sq, h, bytes),
+    )
+}
+
+/// The super-blocks of `bytes` (not empty) into `horner`, W at a time in the lanes of `V`
+/// while whole groups last.
+#[inline(always)]
+fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
+    p: &Powers<F>,
+    sq: &[V; 5],
+    horner: &mut Horner<F>,
+    bytes: &[u8],
+) {
+    let mut groups = bytes.chunks_exact(V::W * ETA * F::BYTES);
     for g in &mut groups {
-        let digests = group_digests::<F, V>(&sq, g);
+        let digests = group_digests::<F, V>(sq, g);
         for &d in &digests[..V::W] {
             horner.push(p.hg(), d);
         }
     }
     let rest = groups.remainder();
     if !rest.is_empty() {
-        super_blocks(p, &mut horner, rest);
+        super_blocks(p, horner, rest);
     }
-    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
-    last(p, horner.finish(p.hg()), length)
 }
 
 /// x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.

@@ -13,7 +13,10 @@ mod scalar;
 mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
-pub(crate) use hash2l::{hash2l_one_shot, hash2l_wide_one_shot, BinHasher, BinLanes, BinWide};
+pub(crate) use hash2l::{
+    hash2l_one_shot, hash2l_wide_one_shot, vec_hash2l_one_shot, vec_hash2l_wide_one_shot,
+    BinHasher, BinLanes, BinWide,
+};
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{

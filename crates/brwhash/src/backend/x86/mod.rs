@@ -220,11 +220,17 @@ exact_entry!(
 );
 
 macro_rules! clmul_entries {
-    ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident) => {
-        /// Hash2L of a whole message (`construct::hash2l_one_shot`).
+    ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident, $vector:ident) => {
+        /// Hash2L of a whole message (`construct::hash2l_one_shot`), and vecHash2L of a
+        /// whole vector.
         #[target_feature(enable = "pclmulqdq,sse4.1")]
         pub(crate) fn $one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
             crate::construct::hash2l_one_shot(p, msg)
+        }
+
+        #[target_feature(enable = "pclmulqdq,sse4.1")]
+        pub(crate) fn $vector(p: &Powers<$field>, components: &[&[u8]]) -> $field {
+            crate::construct::vec_hash2l_one_shot(p, components)
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
@@ -265,7 +271,8 @@ clmul_entries!(
     bin128_next,
     bin128_finish,
     bin128_powers,
-    bin128_one_shot
+    bin128_one_shot,
+    bin128_vector
 );
 clmul_entries!(
     gf256c::Gf256c,
@@ -273,17 +280,23 @@ clmul_entries!(
     bin256_next,
     bin256_finish,
     bin256_powers,
-    bin256_one_shot
+    bin256_one_shot,
+    bin256_vector
 );
 
 /// Hash2L and vecHash2L on VPCLMULQDQ: four super-blocks per step (`BinWide`).
 macro_rules! wide_entries {
-    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident, $one_shot:ident) => {
+    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident, $one_shot:ident, $vector:ident) => {
         /// Hash2L of a whole message, without a state (a boxed state is a 64-byte-aligned
         /// heap allocation, slow in glibc, and holds its bytes in a buffer).
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
         pub(crate) fn $one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
             crate::construct::hash2l_wide_one_shot::<$scalar, $lanes>(p, msg)
+        }
+
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $vector(p: &Powers<$scalar>, components: &[&[u8]]) -> $scalar {
+            crate::construct::vec_hash2l_wide_one_shot::<$scalar, $lanes>(p, components)
         }
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
@@ -313,7 +326,8 @@ wide_entries!(
     wide128_update,
     wide128_next,
     wide128_finish,
-    wide128_one_shot
+    wide128_one_shot,
+    wide128_vector
 );
 wide_entries!(
     gf256c::Gf256c,
@@ -321,7 +335,8 @@ wide_entries!(
     wide256_update,
     wide256_next,
     wide256_finish,
-    wide256_one_shot
+    wide256_one_shot,
+    wide256_vector
 );
 
 #[cfg(test)]
