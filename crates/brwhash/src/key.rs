@@ -9,7 +9,9 @@ use crate::backend::{SimdPrime, SimdState};
 use crate::construct::{horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher};
 use crate::eval::G;
 use crate::field::{Clamped, Fp1271, Fp1305, Gf128, Gf256, PrimeField};
-use crate::{Algorithm, Backend, Digest, Error};
+use std::sync::Arc;
+
+use crate::{Algorithm, Backend, Digest, Error, Mac};
 
 /// Longest message (and vecHash2L component): N < 2^61 bytes, so L = 8N < 2^64.
 pub const MAX_MESSAGE_BYTES: u64 = (1 << 61) - 1;
@@ -218,10 +220,15 @@ impl Key {
         self.backend
     }
 
+    /// Poly1305's s, added to its digest.
+    fn poly1305_s(&self) -> Option<&[u8; 16]> {
+        (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s)
+    }
+
     /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
-        let s = (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s);
+        let s = self.poly1305_s();
         // Hash2L below one VPCLMULQDQ group (or on PCLMULQDQ): no streaming state at all.
         #[cfg(target_arch = "x86_64")]
         let narrow = |group: usize| {
@@ -312,22 +319,57 @@ impl core::fmt::Debug for Key {
 
 // The variants differ in size; the few-KiB VPCLMULQDQ states are boxed (they serve long or
 // streamed messages), the rest stay inline: boxing would cost short messages an allocation.
+// A state holds no reference to its key's powers: the hasher looks them up in its key at each
+// call, so a hasher can own its key (`Hasher::with_shared_key`).
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
-enum State<'k> {
-    P1271(&'k Powers<Fp1271>, PrimeHasher<Fp1271>),
-    P1305(&'k Powers<Fp1305>, PrimeHasher<Fp1305>),
-    G128(&'k Powers<Gf128>, BinHasher<Gf128>),
+enum State {
+    P1271(PrimeHasher<Fp1271>),
+    P1305(PrimeHasher<Fp1305>),
+    G128(BinHasher<Gf128>),
     #[cfg(target_arch = "x86_64")]
-    G128c(&'k Powers<clmul128::Gf128c>, BinHasher<clmul128::Gf128c>),
+    G128c(BinHasher<clmul128::Gf128c>),
     #[cfg(target_arch = "x86_64")]
-    G256c(&'k Powers<clmul256::Gf256c>, BinHasher<clmul256::Gf256c>),
+    G256c(BinHasher<clmul256::Gf256c>),
     #[cfg(target_arch = "x86_64")]
-    G128w(&'k Powers<clmul128::Gf128c>, Box<vclmul128::State>),
+    G128w(Box<vclmul128::State>),
     #[cfg(target_arch = "x86_64")]
-    G256w(&'k Powers<clmul256::Gf256c>, Box<vclmul256::State>),
-    G256(&'k Powers<Gf256>, BinHasher<Gf256>),
+    G256w(Box<vclmul256::State>),
+    G256(BinHasher<Gf256>),
 }
+
+/// Where a hasher's key (and, in MAC mode, the key half s) lives: borrowed, or shared with
+/// the hasher through an `Arc` (for hashers that must own their key: bindings, tasks).
+#[derive(Clone)]
+enum Holder<'k> {
+    Key(&'k Key),
+    Mac(&'k Key, &'k [u8; 32]),
+    SharedKey(Arc<Key>),
+    SharedMac(Arc<Mac>),
+}
+
+impl Holder<'_> {
+    fn key(&self) -> &Key {
+        match self {
+            Holder::Key(k) | Holder::Mac(k, _) => k,
+            Holder::SharedKey(k) => k,
+            Holder::SharedMac(m) => m.key(),
+        }
+    }
+
+    /// MAC mode: the key half s added to (or XORed into) the digest at the end.
+    fn mac_s(&self) -> Option<&[u8; 32]> {
+        match self {
+            Holder::Key(_) | Holder::SharedKey(_) => None,
+            Holder::Mac(_, s) => Some(s),
+            Holder::SharedMac(m) => Some(m.s()),
+        }
+    }
+}
+
+/// A hasher's state always comes from its own key's material (`Hasher::start`); other pairs
+/// cannot be built.
+const MISMATCH: &str = "a hasher's state matches its key's material";
 
 /// Incremental hashing: any split of the input into [`update`](Hasher::update) calls gives
 /// the one-shot digest.
@@ -343,12 +385,12 @@ enum State<'k> {
 /// ```
 ///
 /// A hasher made by [`Mac::hasher`](crate::Mac::hasher) finishes with the MAC tag instead.
+/// [`Hasher::with_shared_key`] and [`Hasher::with_shared_mac`] give a hasher that owns its
+/// key (`Hasher<'static>`), to keep in a struct or send to another thread.
 #[derive(Clone)]
 pub struct Hasher<'k> {
-    key: &'k Key,
-    state: State<'k>,
-    /// MAC mode: the key half s added to (or XORed into) the digest at the end.
-    mac_s: Option<&'k [u8; 32]>,
+    holder: Holder<'k>,
+    state: State,
 }
 
 impl<'k> Hasher<'k> {
@@ -360,61 +402,67 @@ impl<'k> Hasher<'k> {
     /// `length`: the message length when known in advance (one-shot), which lets the state
     /// pick the fastest code for it at once.
     fn with_length(key: &'k Key, length: Option<u64>) -> Hasher<'k> {
+        Hasher {
+            state: Hasher::start(key, length),
+            holder: Holder::Key(key),
+        }
+    }
+
+    fn start(key: &Key, length: Option<u64>) -> State {
         let (alg, backend) = (key.alg, key.backend);
-        let state = match &key.material {
-            Material::P1271(p) => State::P1271(p, PrimeHasher::new(alg, backend, length)),
-            Material::P1305(p) => State::P1305(p, PrimeHasher::new(alg, backend, length)),
-            Material::G128(p) => State::G128(p, BinHasher::default()),
+        match &key.material {
+            Material::P1271(_) => State::P1271(PrimeHasher::new(alg, backend, length)),
+            Material::P1305(_) => State::P1305(PrimeHasher::new(alg, backend, length)),
+            Material::G128(_) => State::G128(BinHasher::default()),
             // VPCLMULQDQ pays off from one group of four super-blocks; a one-shot message
             // below that takes the PCLMULQDQ state.
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(p)
+            Material::G128c(_)
                 if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 496) =>
             {
-                State::G128w(p, Box::default())
+                State::G128w(Box::default())
             }
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(p) => State::G128c(p, BinHasher::default()),
+            Material::G128c(_) => State::G128c(BinHasher::default()),
             #[cfg(target_arch = "x86_64")]
-            Material::G256c(p)
+            Material::G256c(_)
                 if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 992) =>
             {
-                State::G256w(p, Box::default())
+                State::G256w(Box::default())
             }
             #[cfg(target_arch = "x86_64")]
-            Material::G256c(p) => State::G256c(p, BinHasher::default()),
-            Material::G256(p) => State::G256(p, BinHasher::default()),
-        };
-        Hasher {
-            key,
-            state,
-            mac_s: None,
+            Material::G256c(_) => State::G256c(BinHasher::default()),
+            Material::G256(_) => State::G256(BinHasher::default()),
         }
     }
 
     /// MAC mode: finish with the tag under s.
     pub(crate) fn with_mac_key(key: &'k Key, s: &'k [u8; 32]) -> Hasher<'k> {
         Hasher {
-            mac_s: Some(s),
-            ..Hasher::new(key)
+            state: Hasher::start(key, None),
+            holder: Holder::Mac(key, s),
         }
+    }
+
+    fn key(&self) -> &Key {
+        self.holder.key()
     }
 
     /// Bytes of the message (for vecHash2L: of the current component) so far.
     fn len(&self) -> u64 {
         match &self.state {
-            State::P1271(_, h) => h.bytes(),
-            State::P1305(_, h) => h.bytes(),
-            State::G128(_, h) => h.component_bytes(),
+            State::P1271(h) => h.bytes(),
+            State::P1305(h) => h.bytes(),
+            State::G128(h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
-            State::G128c(_, h) => h.component_bytes(),
+            State::G128c(h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
-            State::G256c(_, h) => h.component_bytes(),
+            State::G256c(h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(_, h) => h.component_bytes(),
+            State::G128w(h) => h.component_bytes(),
             #[cfg(target_arch = "x86_64")]
-            State::G256w(_, h) => h.component_bytes(),
-            State::G256(_, h) => h.component_bytes(),
+            State::G256w(h) => h.component_bytes(),
+            State::G256(h) => h.component_bytes(),
         }
     }
 
@@ -432,55 +480,57 @@ impl<'k> Hasher<'k> {
 
     /// `update` for a slice, which cannot reach the limit in one call from a fresh state.
     fn absorb(&mut self, data: &[u8]) {
-        match &mut self.state {
-            State::P1271(p, h) => h.update(p, data),
-            State::P1305(p, h) => h.update(p, data),
-            State::G128(p, h) => h.update(p, data),
+        match (&self.holder.key().material, &mut self.state) {
+            (Material::P1271(p), State::P1271(h)) => h.update(p, data),
+            (Material::P1305(p), State::P1305(h)) => h.update(p, data),
+            (Material::G128(p), State::G128(h)) => h.update(p, data),
             #[cfg(target_arch = "x86_64")]
-            State::G128c(p, h) => clmul128::update(h, p, data),
+            (Material::G128c(p), State::G128c(h)) => clmul128::update(h, p, data),
             #[cfg(target_arch = "x86_64")]
-            State::G256c(p, h) => clmul256::update(h, p, data),
+            (Material::G256c(p), State::G256c(h)) => clmul256::update(h, p, data),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(p, h) => vclmul128::update(h, p, data),
+            (Material::G128c(p), State::G128w(h)) => vclmul128::update(h, p, data),
             #[cfg(target_arch = "x86_64")]
-            State::G256w(p, h) => vclmul256::update(h, p, data),
-            State::G256(p, h) => h.update(p, data),
+            (Material::G256c(p), State::G256w(h)) => vclmul256::update(h, p, data),
+            (Material::G256(p), State::G256(h)) => h.update(p, data),
+            _ => unreachable!("{MISMATCH}"),
         }
     }
 
     /// vecHash2L: end the current component and start the next one. An error for other
     /// algorithms and when the vector would exceed 255 components.
     pub fn next_component(&mut self) -> Result<&mut Self, Error> {
-        if !self.key.alg.is_vector() {
-            return Err(Error::NotVector(self.key.alg.to_string()));
+        let alg = self.key().alg;
+        if !alg.is_vector() {
+            return Err(Error::NotVector(alg.to_string()));
         }
         let count = match &self.state {
-            State::G128(_, h) => h.components(),
+            State::G128(h) => h.components(),
             #[cfg(target_arch = "x86_64")]
-            State::G128c(_, h) => h.components(),
+            State::G128c(h) => h.components(),
             #[cfg(target_arch = "x86_64")]
-            State::G256c(_, h) => h.components(),
+            State::G256c(h) => h.components(),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(_, h) => h.components(),
+            State::G128w(h) => h.components(),
             #[cfg(target_arch = "x86_64")]
-            State::G256w(_, h) => h.components(),
-            State::G256(_, h) => h.components(),
+            State::G256w(h) => h.components(),
+            State::G256(h) => h.components(),
             _ => 0,
         };
         if count >= MAX_COMPONENTS {
             return Err(Error::ComponentCount(count + 1));
         }
-        match &mut self.state {
-            State::G128(p, h) => h.next_component(p),
+        match (&self.holder.key().material, &mut self.state) {
+            (Material::G128(p), State::G128(h)) => h.next_component(p),
             #[cfg(target_arch = "x86_64")]
-            State::G128c(p, h) => clmul128::next_component(h, p),
+            (Material::G128c(p), State::G128c(h)) => clmul128::next_component(h, p),
             #[cfg(target_arch = "x86_64")]
-            State::G256c(p, h) => clmul256::next_component(h, p),
+            (Material::G256c(p), State::G256c(h)) => clmul256::next_component(h, p),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(p, h) => vclmul128::next_component(h, p),
+            (Material::G128c(p), State::G128w(h)) => vclmul128::next_component(h, p),
             #[cfg(target_arch = "x86_64")]
-            State::G256w(p, h) => vclmul256::next_component(h, p),
-            State::G256(p, h) => h.next_component(p),
+            (Material::G256c(p), State::G256w(h)) => vclmul256::next_component(h, p),
+            (Material::G256(p), State::G256(h)) => h.next_component(p),
             _ => {}
         }
         Ok(self)
@@ -489,49 +539,42 @@ impl<'k> Hasher<'k> {
     /// The digest (in MAC mode: the tag) of everything absorbed; the hasher can go on
     /// absorbing afterwards.
     pub fn finalize(&self) -> Digest {
+        let key = self.key();
         // Prime-field states finish without a copy of the whole hasher (a SIMD state's box).
-        let digest = match &self.state {
-            State::P1271(p, h) => match h.whole_message() {
-                Some(msg) => self.key.hash(msg),
+        let digest = match (&key.material, &self.state) {
+            (Material::P1271(p), State::P1271(h)) => match h.whole_message() {
+                Some(msg) => key.hash(msg),
                 None => prime_digest(h.finish_ref(p), None),
             },
-            State::P1305(p, h) => match h.whole_message() {
-                Some(msg) => self.key.hash(msg),
-                None => prime_digest(h.finish_ref(p), self.poly1305_s()),
+            (Material::P1305(p), State::P1305(h)) => match h.whole_message() {
+                Some(msg) => key.hash(msg),
+                None => prime_digest(h.finish_ref(p), key.poly1305_s()),
             },
             // VPCLMULQDQ states: a copy of the state on the stack, not of its box.
             #[cfg(target_arch = "x86_64")]
-            State::G128w(p, h) => binary_digest(vclmul128::finish(
-                (**h).clone(),
-                p,
-                self.key.alg.is_vector(),
-            )),
+            (Material::G128c(p), State::G128w(h)) => {
+                binary_digest(vclmul128::finish((**h).clone(), p, key.alg.is_vector()))
+            }
             #[cfg(target_arch = "x86_64")]
-            State::G256w(p, h) => binary_digest(vclmul256::finish(
-                (**h).clone(),
-                p,
-                self.key.alg.is_vector(),
-            )),
+            (Material::G256c(p), State::G256w(h)) => {
+                binary_digest(vclmul256::finish((**h).clone(), p, key.alg.is_vector()))
+            }
             _ => return self.clone().into_digest(),
         };
-        match self.mac_s {
-            Some(s) => crate::mac::mac_tag(self.key.alg, digest, s),
+        match self.holder.mac_s() {
+            Some(s) => crate::mac::mac_tag(key.alg, digest, s),
             None => digest,
         }
-    }
-
-    /// Poly1305's s, added to its digest.
-    fn poly1305_s(&self) -> Option<&'k [u8; 16]> {
-        (self.key.alg == Algorithm::POLY1305).then_some(&self.key.poly1305_s)
     }
 
     /// [`finalize`](Hasher::finalize) for a hasher that is done: it consumes the state
     /// instead of copying it (the copy matters for SIMD states of a few KiB).
     pub fn into_digest(self) -> Digest {
-        let (mac_s, alg) = (self.mac_s, self.key.alg);
-        let digest = self.digest();
-        match mac_s {
-            Some(s) => crate::mac::mac_tag(alg, digest, s),
+        let Hasher { holder, state } = self;
+        let key = holder.key();
+        let digest = Hasher::digest(key, state);
+        match holder.mac_s() {
+            Some(s) => crate::mac::mac_tag(key.alg, digest, s),
             None => digest,
         }
     }
@@ -542,40 +585,86 @@ impl<'k> Hasher<'k> {
         self.finalize().ct_eq_bytes(expected)
     }
 
-    fn digest(self) -> Digest {
-        let vector = self.key.alg.is_vector();
+    /// The algorithm being computed.
+    pub fn algorithm(&self) -> Algorithm {
+        self.key().alg
+    }
+
+    /// The backend computing it.
+    pub fn backend(&self) -> Backend {
+        self.key().backend
+    }
+
+    fn digest(key: &Key, state: State) -> Digest {
+        let vector = key.alg.is_vector();
         // A message held whole below the SIMD crossover: the one-shot code (Poly1305's
         // clamped-key Horner, the stack states) is the fastest for it.
-        let whole = match &self.state {
-            State::P1271(_, h) => h.whole_message(),
-            State::P1305(_, h) => h.whole_message(),
+        let whole = match &state {
+            State::P1271(h) => h.whole_message(),
+            State::P1305(h) => h.whole_message(),
             _ => None,
         };
         if let Some(msg) = whole {
-            return self.key.hash(msg);
+            return key.hash(msg);
         }
-        let s = self.poly1305_s();
-        match self.state {
-            State::P1271(p, h) => prime_digest(h.finish(p), None),
-            State::P1305(p, h) => prime_digest(h.finish(p), s),
-            State::G128(p, h) => binary_digest(if vector {
+        match (&key.material, state) {
+            (Material::P1271(p), State::P1271(h)) => prime_digest(h.finish(p), None),
+            (Material::P1305(p), State::P1305(h)) => prime_digest(h.finish(p), key.poly1305_s()),
+            (Material::G128(p), State::G128(h)) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
                 h.finish_hash2l(p)
             }),
             #[cfg(target_arch = "x86_64")]
-            State::G128c(p, h) => binary_digest(clmul128::finish(h, p, vector)),
+            (Material::G128c(p), State::G128c(h)) => binary_digest(clmul128::finish(h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            State::G256c(p, h) => binary_digest(clmul256::finish(h, p, vector)),
+            (Material::G256c(p), State::G256c(h)) => binary_digest(clmul256::finish(h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            State::G128w(p, h) => binary_digest(vclmul128::finish(*h, p, vector)),
+            (Material::G128c(p), State::G128w(h)) => {
+                binary_digest(vclmul128::finish(*h, p, vector))
+            }
             #[cfg(target_arch = "x86_64")]
-            State::G256w(p, h) => binary_digest(vclmul256::finish(*h, p, vector)),
-            State::G256(p, h) => binary_digest(if vector {
+            (Material::G256c(p), State::G256w(h)) => {
+                binary_digest(vclmul256::finish(*h, p, vector))
+            }
+            (Material::G256(p), State::G256(h)) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
                 h.finish_hash2l(p)
             }),
+            _ => unreachable!("{MISMATCH}"),
+        }
+    }
+}
+
+impl Hasher<'static> {
+    /// A hasher that shares ownership of `key`: it can outlive the caller's reference, be
+    /// stored in a struct or sent to another thread (as the C and Python bindings do).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Arc::new(Key::new(Algorithm::HASH2L128, &[3u8; 16])?);
+    /// let mut h = Hasher::with_shared_key(Arc::clone(&key));
+    /// std::thread::spawn(move || {
+    ///     h.update(b"moved to a thread").map(|h| h.finalize())
+    /// })
+    /// .join()
+    /// .expect("thread")?;
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
+    pub fn with_shared_key(key: Arc<Key>) -> Hasher<'static> {
+        Hasher {
+            state: Hasher::start(&key, None),
+            holder: Holder::SharedKey(key),
+        }
+    }
+
+    /// A streaming MAC computation ([`Mac::hasher`]) that shares ownership of `mac`.
+    pub fn with_shared_mac(mac: Arc<Mac>) -> Hasher<'static> {
+        Hasher {
+            state: Hasher::start(mac.key(), None),
+            holder: Holder::SharedMac(mac),
         }
     }
 }
@@ -862,18 +951,18 @@ mod tests {
             let mut h = Hasher::new(&key);
             let near = MAX_MESSAGE_BYTES - 5;
             match &mut h.state {
-                State::P1271(_, s) => s.set_bytes_for_test(near),
-                State::P1305(_, s) => s.set_bytes_for_test(near),
-                State::G128(_, s) => s.set_bytes_for_test(near),
+                State::P1271(s) => s.set_bytes_for_test(near),
+                State::P1305(s) => s.set_bytes_for_test(near),
+                State::G128(s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
-                State::G128c(_, s) => s.set_bytes_for_test(near),
+                State::G128c(s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
-                State::G256c(_, s) => s.set_bytes_for_test(near),
+                State::G256c(s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
-                State::G128w(_, s) => s.set_bytes_for_test(near),
+                State::G128w(s) => s.set_bytes_for_test(near),
                 #[cfg(target_arch = "x86_64")]
-                State::G256w(_, s) => s.set_bytes_for_test(near),
-                State::G256(_, s) => s.set_bytes_for_test(near),
+                State::G256w(s) => s.set_bytes_for_test(near),
+                State::G256(s) => s.set_bytes_for_test(near),
             }
             assert_eq!(
                 h.update(&[0; 6]).err(),

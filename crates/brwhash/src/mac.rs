@@ -81,6 +81,11 @@ impl Mac {
         Hasher::with_mac_key(&self.key, &self.s)
     }
 
+    /// The key half s.
+    pub(crate) fn s(&self) -> &[u8; 32] {
+        &self.s
+    }
+
     fn finish(&self, digest: Digest) -> Tag {
         mac_tag(self.key.algorithm(), digest, &self.s)
     }

@@ -38,6 +38,49 @@ fn every_split_point() {
     }
 }
 
+/// Hashers that own their key through an `Arc` (`Hasher<'static>`): the same digests and tags
+/// as borrowed ones, from another thread, and clones that go their own way.
+#[test]
+fn shared_key_hashers() {
+    fn send<T: Send + Sync + 'static>(t: T) -> T {
+        t
+    }
+    for alg in Algorithm::all() {
+        let k = key_for(alg, 0x3c);
+        let key = std::sync::Arc::new(Key::new(alg, &k).unwrap());
+        let msg = message(9000);
+        let mut h = send(Hasher::with_shared_key(std::sync::Arc::clone(&key)));
+        h.update(&msg[..4000]).unwrap();
+        let fork = h.clone();
+        let h = std::thread::spawn(move || {
+            h.update(&msg[4000..]).unwrap();
+            h
+        })
+        .join()
+        .unwrap();
+        let msg = message(9000);
+        assert_eq!(h.finalize(), key.hash(&msg), "{alg}");
+        assert_eq!(fork.finalize(), key.hash(&msg[..4000]), "{alg} clone");
+        assert_eq!(h.algorithm(), alg);
+        assert_eq!(h.backend(), key.backend());
+        if let Some(mac_len) = alg.mac_key_len() {
+            let mk: Vec<u8> = (0..mac_len).map(|i| 0x11 ^ i as u8).collect();
+            let mac = std::sync::Arc::new(Mac::new(alg, &mk).unwrap());
+            let mut mh = Hasher::with_shared_mac(std::sync::Arc::clone(&mac));
+            mh.update(&msg).unwrap();
+            assert_eq!(mh.finalize(), mac.tag(&msg), "{alg} mac");
+            assert!(mh.verify(mac.tag(&msg).as_ref()));
+            assert_ne!(
+                mh.finalize(),
+                key.hash(&msg),
+                "{alg}: a tag is not the digest"
+            );
+            drop(mac);
+            assert_eq!(mh.into_digest(), Mac::new(alg, &mk).unwrap().tag(&msg));
+        }
+    }
+}
+
 #[test]
 fn byte_at_a_time_and_finalize_midway() {
     for alg in Algorithm::all() {
