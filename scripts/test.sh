@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, as README.md gives it and .ci/run calls it:
-# formatting, lints, the Python reference against every vector, and every Rust test.
+# The whole test suite, as README.md gives it and .ci/run calls it: formatting, lints, rustdoc,
+# the Python reference against every vector, every Rust test (with the C library's known-answer
+# program, compiled and run by crates/brwhash-ffi/tests/c.rs), and the Python package
+# (pip install bindings/python into a virtualenv, then pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh   # system libraries of the benchmark peers (libssl-dev, libipsec-mb-dev)
@@ -15,5 +17,10 @@ echo "== cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== Python reference against tests/vectors"
 python3 reference/check_kats.py tests/vectors/extra.json
-echo "== cargo test"
+echo "== rustdoc (warnings are errors; every example runs in cargo test)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --lib --no-deps --locked
+echo "== cargo test (Rust; the C library against the vectors)"
 cargo test --workspace --locked
+echo "== Python package"
+# The CLI agreement tests use the binary cargo test just built.
+BRWHASH_CLI="${CARGO_TARGET_DIR:-$PWD/target}/debug/brwhash" bash bindings/python/test.sh

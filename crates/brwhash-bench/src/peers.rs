@@ -238,7 +238,7 @@ const CHECK_LENGTHS: [usize; 14] = [
 
 /// Checks `peer` against its function's reference: first the reference against the published
 /// vectors, then the peer on those vectors and on random keys and messages of
-/// [`CHECK_LENGTHS`] and `lengths` (those up to 1 MiB). The error names the peer and the first
+/// `CHECK_LENGTHS` and `lengths` (those up to 1 MiB). The error names the peer and the first
 /// disagreement.
 pub fn check(peer: &Peer, lengths: &[usize]) -> Result<(), String> {
     let f = peer.function;

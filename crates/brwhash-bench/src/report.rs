@@ -299,7 +299,12 @@ const LEGEND_STEP: f64 = 17.0;
 /// brwhash rows solid (one-shot dashed), peers dotted with hollow markers; a legend on the
 /// right (the picture grows taller when the legend needs it).
 pub fn svg(r: &Results) -> String {
-    let w = 1250.0;
+    // Wide enough for the longest legend label (about 6.6 px per character at 12 px).
+    let longest = r
+        .rows
+        .iter()
+        .map(|row| legend_label(&row.info).chars().count());
+    let w = f64::max(1250.0, 840.0 + 6.6 * longest.max().unwrap_or(0) as f64).round();
     let h = f64::max(620.0, 70.0 + LEGEND_STEP * r.rows.len() as f64);
     let (left, right, top, bottom) = (80.0, 780.0, 50.0, 560.0);
     let lens: Vec<f64> = r.lengths.iter().map(|&n| n as f64).collect();

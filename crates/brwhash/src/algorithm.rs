@@ -6,6 +6,12 @@ use core::str::FromStr;
 use crate::Error;
 
 /// The prime of a prime-field function.
+///
+/// ```
+/// use brwhash::{Algorithm, Prime};
+/// assert_eq!(Algorithm::POLY1305.prime(), Some(Prime::P1305));
+/// assert_eq!("4-Hash1271".parse::<Algorithm>().unwrap().prime(), Some(Prime::P1271));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Prime {
     /// 2^127 - 1: 15-byte blocks, 126-bit key and digest.
@@ -15,6 +21,12 @@ pub enum Prime {
 }
 
 /// The binary field of Hash2L and vecHash2L.
+///
+/// ```
+/// use brwhash::{Algorithm, BinaryField};
+/// assert_eq!(Algorithm::VECHASH2L256.binary_field(), Some(BinaryField::Gf256));
+/// assert_eq!(Algorithm::POLY1305.binary_field(), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BinaryField {
     /// GF(2^128), 16-byte key and digest.
@@ -24,6 +36,13 @@ pub enum BinaryField {
 }
 
 /// A function family of SPEC.md section 5, with its parameter.
+///
+/// ```
+/// use brwhash::{Algorithm, Family, Prime};
+/// let alg = Algorithm::new(Family::DecBrwHash(4, Prime::P1305)).unwrap();
+/// assert_eq!(alg.to_string(), "4-decBRWHash1305");
+/// assert!(Algorithm::new(Family::DHash(6, Prime::P1271)).is_err()); // d = 2..5
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Family {
     /// Poly1305 (RFC 8439).
@@ -59,25 +78,85 @@ pub struct Algorithm(Family);
 
 impl Algorithm {
     /// Poly1305 (RFC 8439).
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("poly1305".parse::<Algorithm>().unwrap(), Algorithm::POLY1305);
+    /// assert_eq!(Algorithm::POLY1305.to_string(), "Poly1305");
+    /// ```
     pub const POLY1305: Algorithm = Algorithm(Family::Poly1305);
     /// polyHash1271.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("polyhash1271".parse::<Algorithm>().unwrap(), Algorithm::POLYHASH1271);
+    /// assert_eq!(Algorithm::POLYHASH1271.to_string(), "polyHash1271");
+    /// ```
     pub const POLYHASH1271: Algorithm = Algorithm(Family::PolyHash(Prime::P1271));
     /// polyHash1305.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("polyhash1305".parse::<Algorithm>().unwrap(), Algorithm::POLYHASH1305);
+    /// assert_eq!(Algorithm::POLYHASH1305.to_string(), "polyHash1305");
+    /// ```
     pub const POLYHASH1305: Algorithm = Algorithm(Family::PolyHash(Prime::P1305));
     /// BRWHash1271.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("brwhash1271".parse::<Algorithm>().unwrap(), Algorithm::BRWHASH1271);
+    /// assert_eq!(Algorithm::BRWHASH1271.to_string(), "BRWHash1271");
+    /// ```
     pub const BRWHASH1271: Algorithm = Algorithm(Family::BrwHash(Prime::P1271));
     /// BRWHash1305.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("brwhash1305".parse::<Algorithm>().unwrap(), Algorithm::BRWHASH1305);
+    /// assert_eq!(Algorithm::BRWHASH1305.to_string(), "BRWHash1305");
+    /// ```
     pub const BRWHASH1305: Algorithm = Algorithm(Family::BrwHash(Prime::P1305));
     /// Hash2L128.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("hash2l128".parse::<Algorithm>().unwrap(), Algorithm::HASH2L128);
+    /// assert_eq!(Algorithm::HASH2L128.to_string(), "Hash2L128");
+    /// ```
     pub const HASH2L128: Algorithm = Algorithm(Family::Hash2L(BinaryField::Gf128));
     /// Hash2L256.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("hash2l256".parse::<Algorithm>().unwrap(), Algorithm::HASH2L256);
+    /// assert_eq!(Algorithm::HASH2L256.to_string(), "Hash2L256");
+    /// ```
     pub const HASH2L256: Algorithm = Algorithm(Family::Hash2L(BinaryField::Gf256));
     /// vecHash2L128.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("vechash2l128".parse::<Algorithm>().unwrap(), Algorithm::VECHASH2L128);
+    /// assert_eq!(Algorithm::VECHASH2L128.to_string(), "vecHash2L128");
+    /// ```
     pub const VECHASH2L128: Algorithm = Algorithm(Family::VecHash2L(BinaryField::Gf128));
     /// vecHash2L256.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!("vechash2l256".parse::<Algorithm>().unwrap(), Algorithm::VECHASH2L256);
+    /// assert_eq!(Algorithm::VECHASH2L256.to_string(), "vecHash2L256");
+    /// ```
     pub const VECHASH2L256: Algorithm = Algorithm(Family::VecHash2L(BinaryField::Gf256));
 
     /// The algorithm of a family, checking the parameter range of SPEC.md section 8.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Family, Prime};
+    /// assert_eq!(Algorithm::new(Family::TBrwHash(4, Prime::P1305)).unwrap().to_string(), "4-BRWHash1305");
+    /// assert!(Algorithm::new(Family::DecBrwHash(17, Prime::P1305)).is_err()); // c = 1..16
+    /// ```
     pub fn new(family: Family) -> Result<Algorithm, Error> {
         let (param, range, ok): (u8, &'static str, fn(u8) -> bool) = match family {
             Family::TBrwHash(t, _) => (t, "t = 2..5", |v| (2..=5).contains(&v)),
@@ -98,6 +177,13 @@ impl Algorithm {
     }
 
     /// The position of this algorithm in [`Algorithm::all`].
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// for (i, alg) in Algorithm::all().into_iter().enumerate() {
+    ///     assert_eq!(alg.index(), i);
+    /// }
+    /// ```
     pub fn index(self) -> usize {
         let p = |p: Prime| p as usize;
         match self.0 {
@@ -114,11 +200,24 @@ impl Algorithm {
     }
 
     /// The family and parameter.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Family, Prime};
+    /// let alg: Algorithm = "3-2LHash1271".parse().unwrap();
+    /// assert_eq!(alg.family(), Family::TwoLHash(3, Prime::P1271));
+    /// ```
     pub fn family(self) -> Family {
         self.0
     }
 
     /// Every one of the 65 canonical algorithms, in the order of SPEC.md section 5.1.
+    ///
+    /// ```
+    /// let names: Vec<String> = brwhash::Algorithm::all().iter().map(|a| a.to_string()).collect();
+    /// assert_eq!(names.len(), 65);
+    /// assert_eq!(names[0], "Poly1305");
+    /// assert!(names.contains(&"4-Hash1271".to_string()));
+    /// ```
     pub fn all() -> Vec<Algorithm> {
         let mut v = vec![Algorithm::POLY1305];
         for p in [Prime::P1271, Prime::P1305] {
@@ -145,6 +244,12 @@ impl Algorithm {
     }
 
     /// The prime of a prime-field function (Poly1305 is over 2^130 - 5).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Prime};
+    /// assert_eq!(Algorithm::BRWHASH1271.prime(), Some(Prime::P1271));
+    /// assert_eq!(Algorithm::HASH2L128.prime(), None);
+    /// ```
     pub fn prime(self) -> Option<Prime> {
         match self.0 {
             Family::Poly1305 => Some(Prime::P1305),
@@ -159,6 +264,11 @@ impl Algorithm {
     }
 
     /// The binary field of Hash2L and vecHash2L.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, BinaryField};
+    /// assert_eq!(Algorithm::HASH2L128.binary_field(), Some(BinaryField::Gf128));
+    /// ```
     pub fn binary_field(self) -> Option<BinaryField> {
         match self.0 {
             Family::Hash2L(f) | Family::VecHash2L(f) => Some(f),
@@ -167,11 +277,24 @@ impl Algorithm {
     }
 
     /// Whether the input is a vector of components (vecHash2L).
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert!(Algorithm::VECHASH2L128.is_vector());
+    /// assert!(!Algorithm::HASH2L128.is_vector());
+    /// ```
     pub fn is_vector(self) -> bool {
         matches!(self.0, Family::VecHash2L(_))
     }
 
     /// Key bytes of the hash (for Poly1305: r || s).
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!(Algorithm::POLY1305.key_len(), 32); // r || s
+    /// assert_eq!(Algorithm::POLYHASH1305.key_len(), 16);
+    /// assert_eq!(Algorithm::HASH2L256.key_len(), 32);
+    /// ```
     pub fn key_len(self) -> usize {
         match self.0 {
             Family::Poly1305 => 32,
@@ -181,6 +304,12 @@ impl Algorithm {
     }
 
     /// Digest (and tag) bytes.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!(Algorithm::POLY1305.digest_len(), 16);
+    /// assert_eq!(Algorithm::VECHASH2L256.digest_len(), 32);
+    /// ```
     pub fn digest_len(self) -> usize {
         match self.binary_field() {
             Some(BinaryField::Gf256) => 32,
@@ -189,6 +318,13 @@ impl Algorithm {
     }
 
     /// Key bytes of the MAC mode (tau || s), or `None` for Poly1305, which has none.
+    ///
+    /// ```
+    /// use brwhash::Algorithm;
+    /// assert_eq!(Algorithm::POLYHASH1271.mac_key_len(), Some(32)); // tau || s
+    /// assert_eq!(Algorithm::HASH2L256.mac_key_len(), Some(64));
+    /// assert_eq!(Algorithm::POLY1305.mac_key_len(), None);
+    /// ```
     pub fn mac_key_len(self) -> Option<usize> {
         match self.0 {
             Family::Poly1305 => None,

@@ -7,6 +7,14 @@ use subtle::ConstantTimeEq;
 ///
 /// Equality is constant time, so comparing a computed digest with an expected one does not
 /// leak where they first differ.
+///
+/// ```
+/// use brwhash::Algorithm;
+/// let d = brwhash::hash(Algorithm::POLYHASH1305, &[0u8; 16], b"")?;
+/// assert_eq!(d.to_string(), d.to_hex());
+/// assert_eq!(d.as_ref(), d.as_bytes());
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Digest {
     bytes: [u8; 32],
@@ -14,6 +22,13 @@ pub struct Digest {
 }
 
 /// The output of MAC mode (SPEC.md section 7); same representation as [`Digest`].
+///
+/// ```
+/// use brwhash::{Algorithm, Mac, Tag};
+/// let tag: Tag = Mac::new(Algorithm::POLYHASH1305, &[1u8; 32])?.tag(b"m");
+/// assert_eq!(tag.as_bytes().len(), 16);
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 pub type Tag = Digest;
 
 impl Digest {
@@ -27,11 +42,29 @@ impl Digest {
     }
 
     /// The bytes (16 or 32).
+    ///
+    /// ```
+    /// let d = brwhash::hash(brwhash::Algorithm::HASH2L256, &[1u8; 32], b"m")?;
+    /// let bytes: [u8; 32] = d.as_bytes().try_into().unwrap();
+    /// assert_eq!(&bytes[..], d.as_bytes());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
     }
 
     /// Lower-case hex of the bytes in memory order.
+    ///
+    /// ```
+    /// // RFC 8439, section 2.5.2.
+    /// let key = hex_key("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
+    /// let tag = brwhash::hash(brwhash::Algorithm::POLY1305, &key, b"Cryptographic Forum Research Group")?;
+    /// assert_eq!(tag.to_hex(), "a8061dc1305136c6c22b8baf0c0127a9");
+    /// # fn hex_key(s: &str) -> Vec<u8> {
+    /// #     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    /// # }
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn to_hex(&self) -> String {
         use fmt::Write;
         self.as_bytes()
@@ -43,6 +76,13 @@ impl Digest {
     }
 
     /// Constant-time comparison with a byte string (false if the lengths differ).
+    ///
+    /// ```
+    /// let d = brwhash::hash(brwhash::Algorithm::POLYHASH1305, &[1u8; 16], b"m")?;
+    /// assert!(d.ct_eq_bytes(d.as_bytes()));
+    /// assert!(!d.ct_eq_bytes(&d.as_bytes()[..15]));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn ct_eq_bytes(&self, other: &[u8]) -> bool {
         self.as_bytes().ct_eq(other).into()
     }

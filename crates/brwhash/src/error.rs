@@ -3,6 +3,16 @@
 use core::fmt;
 
 /// Why a call could not produce an output.
+///
+/// ```
+/// use brwhash::{Algorithm, Error};
+/// match brwhash::hash(Algorithm::POLY1305, b"too short", b"m") {
+///     Err(Error::KeyLength { expected, got, .. }) => assert_eq!((expected, got), (32, 9)),
+///     other => panic!("unexpected {other:?}"),
+/// }
+/// let e = "7-Hash1271".parse::<Algorithm>().unwrap_err();
+/// assert!(e.to_string().contains("d = 2..5"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {

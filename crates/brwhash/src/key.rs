@@ -14,9 +14,20 @@ use std::sync::Arc;
 use crate::{Algorithm, Backend, Digest, Error, Mac};
 
 /// Longest message (and vecHash2L component): N < 2^61 bytes, so L = 8N < 2^64.
+///
+/// ```
+/// assert_eq!(brwhash::MAX_MESSAGE_BYTES, (1u64 << 61) - 1);
+/// ```
 pub const MAX_MESSAGE_BYTES: u64 = (1 << 61) - 1;
 
 /// Largest vecHash2L component count.
+///
+/// ```
+/// use brwhash::{Algorithm, MAX_COMPONENTS};
+/// let parts = vec![&b""[..]; MAX_COMPONENTS + 1];
+/// assert!(brwhash::hash_vector(Algorithm::VECHASH2L128, &[0u8; 16], &parts).is_err());
+/// assert!(brwhash::hash_vector(Algorithm::VECHASH2L128, &[0u8; 16], &parts[1..]).is_ok());
+/// ```
 pub const MAX_COMPONENTS: usize = 255;
 
 /// Poly1305's clamp of r (RFC 8439).
@@ -56,11 +67,29 @@ pub struct Key {
 impl Key {
     /// A key for `alg` from its key bytes ([`Algorithm::key_len`]); powers for messages of
     /// any length are precomputed. The backend is chosen as [`Backend::select`] says.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new(Algorithm::HASH2L256, &[8u8; 32])?;
+    /// assert_eq!(key.hash(b"x").as_bytes().len(), 32);
+    /// assert!(Key::new(Algorithm::HASH2L256, &[8u8; 16]).is_err()); // GF(2^256) keys are 32 bytes
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn new(alg: Algorithm, key: &[u8]) -> Result<Key, Error> {
         Key::build(alg, key, None, MAX_MESSAGE_BYTES, G)
     }
 
     /// Like [`Key::new`] with an explicit backend: an error when it cannot run here.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend, Key};
+    /// let portable = Key::with_backend(Algorithm::POLY1305, &[4u8; 32], Backend::Portable)?;
+    /// assert_eq!(portable.backend(), Backend::Portable);
+    /// assert_eq!(portable.hash(b"m"), Key::new(Algorithm::POLY1305, &[4u8; 32])?.hash(b"m"));
+    /// // A binary-field backend has no code for a prime-field function: an error, not a fallback.
+    /// assert!(Key::with_backend(Algorithm::POLY1305, &[4u8; 32], Backend::Pclmul).is_err());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn with_backend(alg: Algorithm, key: &[u8], backend: Backend) -> Result<Key, Error> {
         Key::build(alg, key, Some(backend), MAX_MESSAGE_BYTES, G)
     }
@@ -211,11 +240,26 @@ impl Key {
     }
 
     /// The algorithm this key is for.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new("8-decBRWHash1305".parse()?, &[1u8; 16])?;
+    /// assert_eq!(key.algorithm().to_string(), "8-decBRWHash1305");
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn algorithm(&self) -> Algorithm {
         self.alg
     }
 
     /// The backend that computes this key's hashes.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new(Algorithm::HASH2L128, &[1u8; 16])?;
+    /// println!("Hash2L128 runs on {}", key.backend()); // e.g. vpclmul
+    /// assert!(key.backend().check(Algorithm::HASH2L128).is_ok());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn backend(&self) -> Backend {
         self.backend
     }
@@ -226,6 +270,15 @@ impl Key {
     }
 
     /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new(Algorithm::POLYHASH1271, &[6u8; 16])?;
+    /// for msg in [&b"short"[..], &[0u8; 100_000][..]] {
+    ///     assert_eq!(key.hash(msg), brwhash::hash(Algorithm::POLYHASH1271, &[6u8; 16], msg)?);
+    /// }
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
@@ -267,6 +320,16 @@ impl Key {
     }
 
     /// The vecHash2L digest of `components` (1..=255 of them).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new(Algorithm::VECHASH2L256, &[2u8; 32])?;
+    /// let d = key.hash_vector(&[b"a", b"bc"])?;
+    /// assert_eq!(d, brwhash::hash_vector(Algorithm::VECHASH2L256, &[2u8; 32], &[b"a", b"bc"])?);
+    /// // Only vecHash2L takes a vector.
+    /// assert!(Key::new(Algorithm::HASH2L256, &[2u8; 32])?.hash_vector(&[b"a"]).is_err());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn hash_vector(&self, components: &[&[u8]]) -> Result<Digest, Error> {
         if !self.alg.is_vector() {
             return Err(Error::NotVector(self.alg.to_string()));
@@ -395,6 +458,15 @@ pub struct Hasher<'k> {
 
 impl<'k> Hasher<'k> {
     /// A new message (or vector of components) under `key`.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::POLY1305, &[9u8; 32])?;
+    /// let mut h = Hasher::new(&key);
+    /// h.update(b"chunk 1")?.update(b"chunk 2")?;
+    /// assert_eq!(h.finalize(), key.hash(b"chunk 1chunk 2"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn new(key: &'k Key) -> Hasher<'k> {
         Hasher::with_length(key, None)
     }
@@ -468,6 +540,17 @@ impl<'k> Hasher<'k> {
 
     /// Append `data` to the message (for vecHash2L: to the current component). Fails, leaving
     /// the state unchanged, when the message would reach 2^61 bytes.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::BRWHASH1271, &[1u8; 16])?;
+    /// let mut h = Hasher::new(&key);
+    /// for piece in [&b"any"[..], b"", b" split ", b"works"] {
+    ///     h.update(piece)?;
+    /// }
+    /// assert_eq!(h.finalize(), key.hash(b"any split works"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn update(&mut self, data: &[u8]) -> Result<&mut Self, Error> {
         match self.len().checked_add(data.len() as u64) {
             Some(n) if n <= MAX_MESSAGE_BYTES => {
@@ -499,6 +582,18 @@ impl<'k> Hasher<'k> {
 
     /// vecHash2L: end the current component and start the next one. An error for other
     /// algorithms and when the vector would exceed 255 components.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::VECHASH2L128, &[7u8; 16])?;
+    /// let mut h = Hasher::new(&key);
+    /// h.update(b"first")?.next_component()?.update(b"second")?;
+    /// assert_eq!(h.finalize(), key.hash_vector(&[b"first", b"second"])?);
+    /// // Other algorithms hash one message.
+    /// let other = Key::new(Algorithm::HASH2L128, &[7u8; 16])?;
+    /// assert!(Hasher::new(&other).next_component().is_err());
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn next_component(&mut self) -> Result<&mut Self, Error> {
         let alg = self.key().alg;
         if !alg.is_vector() {
@@ -538,6 +633,18 @@ impl<'k> Hasher<'k> {
 
     /// The digest (in MAC mode: the tag) of everything absorbed; the hasher can go on
     /// absorbing afterwards.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::POLYHASH1305, &[3u8; 16])?;
+    /// let mut h = Hasher::new(&key);
+    /// h.update(b"prefix")?;
+    /// let partial = h.finalize(); // the hasher goes on
+    /// h.update(b" and more")?;
+    /// assert_eq!(partial, key.hash(b"prefix"));
+    /// assert_eq!(h.finalize(), key.hash(b"prefix and more"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn finalize(&self) -> Digest {
         let key = self.key();
         // Prime-field states finish without a copy of the whole hasher (a SIMD state's box).
@@ -569,6 +676,15 @@ impl<'k> Hasher<'k> {
 
     /// [`finalize`](Hasher::finalize) for a hasher that is done: it consumes the state
     /// instead of copying it (the copy matters for SIMD states of a few KiB).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::HASH2L128, &[3u8; 16])?;
+    /// let mut h = Hasher::new(&key);
+    /// h.update(&[0u8; 10_000])?;
+    /// assert_eq!(h.into_digest(), key.hash(&[0u8; 10_000]));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn into_digest(self) -> Digest {
         let Hasher { holder, state } = self;
         let key = holder.key();
@@ -581,16 +697,41 @@ impl<'k> Hasher<'k> {
 
     /// Whether `expected` equals [`finalize`](Hasher::finalize)'s output, compared in
     /// constant time (false for a wrong length). For MAC tags, and for Poly1305's tag.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::HASH2L128, &[5u8; 32])?;
+    /// let tag = mac.tag(b"streamed message");
+    /// let mut h = mac.hasher();
+    /// h.update(b"streamed ")?.update(b"message")?;
+    /// assert!(h.verify(tag.as_ref()));
+    /// assert!(!h.verify(&tag.as_bytes()[..15])); // truncated tags are rejected
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn verify(&self, expected: &[u8]) -> bool {
         self.finalize().ct_eq_bytes(expected)
     }
 
     /// The algorithm being computed.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Hasher, Key};
+    /// let key = Key::new(Algorithm::POLY1305, &[1u8; 32])?;
+    /// assert_eq!(Hasher::new(&key).algorithm(), Algorithm::POLY1305);
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn algorithm(&self) -> Algorithm {
         self.key().alg
     }
 
     /// The backend computing it.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend, Hasher, Key};
+    /// let key = Key::with_backend(Algorithm::POLY1305, &[1u8; 32], Backend::Portable)?;
+    /// assert_eq!(Hasher::new(&key).backend(), Backend::Portable);
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn backend(&self) -> Backend {
         self.key().backend
     }
@@ -661,6 +802,16 @@ impl Hasher<'static> {
     }
 
     /// A streaming MAC computation ([`Mac::hasher`]) that shares ownership of `mac`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use brwhash::{Algorithm, Hasher, Mac};
+    /// let mac = Arc::new(Mac::new(Algorithm::POLYHASH1305, &[4u8; 32])?);
+    /// let mut h = Hasher::with_shared_mac(Arc::clone(&mac));
+    /// h.update(b"tagged")?;
+    /// assert_eq!(h.finalize(), mac.tag(b"tagged"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn with_shared_mac(mac: Arc<Mac>) -> Hasher<'static> {
         Hasher {
             state: Hasher::start(mac.key(), None),

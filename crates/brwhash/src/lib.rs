@@ -40,6 +40,8 @@
 //! - `construct`: the functions of SPEC.md section 5, streaming.
 //! - [`backend`]: which code runs ([`Backend`]), chosen once per [`Key`].
 
+#![doc = include_str!("guide.md")]
+#![doc = include_str!("../docs/speed.svg")]
 // `unsafe` is allowed only in the SIMD backend modules (`backend`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -66,6 +68,15 @@ pub use mac::Mac;
 
 /// One-shot digest of `msg` under `key` (for vecHash2L: of the one-component vector `(msg)`).
 /// Key powers are computed for this message's length only.
+///
+/// ```
+/// use brwhash::Algorithm;
+/// let tag = brwhash::hash(Algorithm::POLY1305, &[1u8; 32], b"packet")?;
+/// assert_eq!(tag.as_bytes().len(), 16);
+/// // A wrong key length is an error, never a panic.
+/// assert!(brwhash::hash(Algorithm::POLY1305, &[1u8; 16], b"packet").is_err());
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
     let len = msg.len() as u64;
     if len > MAX_MESSAGE_BYTES {
@@ -79,6 +90,17 @@ pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
 
 /// [`hash`] on an explicit backend (an error when it cannot run here), for benchmarks and
 /// tests of one backend.
+///
+/// ```
+/// use brwhash::{Algorithm, Backend};
+/// let alg = Algorithm::POLYHASH1305;
+/// let want = brwhash::hash(alg, &[5u8; 16], b"abc")?;
+/// // Every backend that can run here gives the same bytes.
+/// for b in Backend::ALL.into_iter().filter(|b| b.check(alg).is_ok()) {
+///     assert_eq!(brwhash::hash_with_backend(alg, b, &[5u8; 16], b"abc")?, want);
+/// }
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 pub fn hash_with_backend(
     alg: Algorithm,
     backend: Backend,
@@ -96,6 +118,16 @@ pub fn hash_with_backend(
 }
 
 /// One-shot vecHash2L digest of a vector of 1..=255 components.
+///
+/// ```
+/// use brwhash::Algorithm;
+/// let alg = Algorithm::VECHASH2L128;
+/// let d = brwhash::hash_vector(alg, &[3u8; 16], &[b"header", b"", b"body"])?;
+/// // The components are not concatenated: a different split is a different input.
+/// assert_ne!(d, brwhash::hash_vector(alg, &[3u8; 16], &[b"head", b"er", b"body"])?);
+/// assert!(brwhash::hash_vector(alg, &[3u8; 16], &[]).is_err()); // 1..=255 components
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<Digest, Error> {
     Key::for_length(alg, key, 0)?.hash_vector(components)
 }
@@ -103,6 +135,15 @@ pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<D
 /// One-shot MAC tag (SPEC.md section 7) of `msg` with the one-time key tau || s. Like
 /// [`hash`], it computes only the key powers this message's length needs (a [`Mac`] is
 /// ready for any length and for streaming, which costs more to set up).
+///
+/// ```
+/// use brwhash::{Algorithm, Mac};
+/// let alg = Algorithm::BRWHASH1305;
+/// let key = [0x2au8; 32]; // tau || s: use a fresh random key for every message
+/// let tag = brwhash::mac(alg, &key, b"record")?;
+/// assert!(Mac::new(alg, &key)?.verify(b"record", tag.as_ref()));
+/// # Ok::<(), brwhash::Error>(())
+/// ```
 pub fn mac(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Tag, Error> {
     let (tau, mut s) = mac::split_key(alg, key)?;
     let tag = hash(alg, tau, msg).map(|digest| mac::mac_tag(alg, digest, &s));

@@ -30,11 +30,27 @@ pub struct Mac {
 impl Mac {
     /// A MAC key for `alg` from [`Algorithm::mac_key_len`] bytes (an error for Poly1305,
     /// which has no MAC mode: it already is a MAC).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::HASH2L256, &[1u8; 64])?; // tau (32) || s (32)
+    /// assert_eq!(mac.tag(b"m").as_bytes().len(), 32);
+    /// assert!(Mac::new(Algorithm::POLY1305, &[1u8; 32]).is_err()); // Poly1305 already is a MAC
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn new(alg: Algorithm, key: &[u8]) -> Result<Mac, Error> {
         Mac::build(alg, key, None)
     }
 
     /// Like [`Mac::new`] with an explicit backend.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend, Mac};
+    /// let alg = Algorithm::POLYHASH1271;
+    /// let portable = Mac::with_backend(alg, &[3u8; 32], Backend::Portable)?;
+    /// assert_eq!(portable.tag(b"m"), Mac::new(alg, &[3u8; 32])?.tag(b"m"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn with_backend(alg: Algorithm, key: &[u8], backend: Backend) -> Result<Mac, Error> {
         Mac::build(alg, key, Some(backend))
     }
@@ -49,27 +65,70 @@ impl Mac {
     }
 
     /// The hash key (tau) with its powers.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::POLYHASH1305, &[3u8; 32])?;
+    /// // The tag is the digest under tau plus s: different from the digest.
+    /// assert_ne!(mac.tag(b"m"), mac.key().hash(b"m"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn key(&self) -> &Key {
         &self.key
     }
 
     /// The tag of `msg` (for vecHash2L: of the one-component vector `(msg)`).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new("4-Hash1271".parse()?, &[3u8; 32])?;
+    /// let tag = mac.tag(b"one message per key");
+    /// assert_eq!(tag.to_hex().len(), 32);
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn tag(&self, msg: &[u8]) -> Tag {
         self.finish(self.key.hash(msg))
     }
 
     /// The tag of a vecHash2L vector.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::VECHASH2L128, &[3u8; 32])?;
+    /// let tag = mac.tag_vector(&[b"header", b"payload"])?;
+    /// assert!(mac.verify_vector(&[b"header", b"payload"], tag.as_ref()));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn tag_vector(&self, components: &[&[u8]]) -> Result<Tag, Error> {
         Ok(self.finish(self.key.hash_vector(components)?))
     }
 
     /// Whether `tag` is the tag of `msg`: the full tag is recomputed and compared in
     /// constant time. A tag of the wrong length is rejected.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::BRWHASH1305, &[3u8; 32])?;
+    /// let tag = mac.tag(b"payload");
+    /// assert!(mac.verify(b"payload", tag.as_ref()));
+    /// assert!(!mac.verify(b"Payload", tag.as_ref()));
+    /// assert!(!mac.verify(b"payload", &tag.as_bytes()[..8]));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn verify(&self, msg: &[u8], tag: &[u8]) -> bool {
         self.tag(msg).ct_eq_bytes(tag)
     }
 
     /// Whether `tag` is the tag of the vecHash2L vector `components` (false on a bad count).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::VECHASH2L256, &[3u8; 64])?;
+    /// let tag = mac.tag_vector(&[b"a", b"b"])?;
+    /// assert!(!mac.verify_vector(&[b"ab"], tag.as_ref()));
+    /// assert!(!mac.verify_vector(&[], tag.as_ref())); // a bad count is a rejection
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn verify_vector(&self, components: &[&[u8]], tag: &[u8]) -> bool {
         self.tag_vector(components)
             .is_ok_and(|t| t.ct_eq_bytes(tag))
@@ -77,6 +136,15 @@ impl Mac {
 
     /// A streaming MAC computation: a [`Hasher`] whose `finalize` gives the tag and whose
     /// `verify` checks one.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::HASH2L128, &[3u8; 32])?;
+    /// let mut h = mac.hasher();
+    /// h.update(b"big ")?.update(b"file")?;
+    /// assert_eq!(h.finalize(), mac.tag(b"big file"));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
     pub fn hasher(&self) -> Hasher<'_> {
         Hasher::with_mac_key(&self.key, &self.s)
     }

@@ -23,9 +23,21 @@ use crate::{Algorithm, Error};
 mod x86;
 
 /// The environment variable that forces a backend for every key made without an explicit one.
+///
+/// ```
+/// // `BRWHASH_BACKEND=portable brwhash digest ...` forces the portable code.
+/// assert_eq!(brwhash::backend::BACKEND_ENV, "BRWHASH_BACKEND");
+/// ```
 pub const BACKEND_ENV: &str = "BRWHASH_BACKEND";
 
 /// A code path, from the portable definition to the widest SIMD instructions.
+///
+/// ```
+/// use brwhash::Backend;
+/// let here: Vec<&str> = Backend::ALL.iter().filter(|b| b.cpu_supports()).map(|b| b.name()).collect();
+/// assert!(here.contains(&"portable"));
+/// assert_eq!("AVX2".parse::<Backend>().unwrap(), Backend::Avx2);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Backend {
     /// Generic Rust, any target: the executable specification.
@@ -46,6 +58,11 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, in the order `brwhash list` prints them.
+    ///
+    /// ```
+    /// let names: Vec<_> = brwhash::Backend::ALL.iter().map(|b| b.name()).collect();
+    /// assert_eq!(names, ["portable", "scalar", "avx2", "avx512", "ifma", "pclmul", "vpclmul"]);
+    /// ```
     pub const ALL: [Backend; 7] = [
         Backend::Portable,
         Backend::Scalar,
@@ -57,6 +74,10 @@ impl Backend {
     ];
 
     /// The name used by `BRWHASH_BACKEND` and `brwhash list`.
+    ///
+    /// ```
+    /// assert_eq!(brwhash::Backend::Ifma.name(), "ifma");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
@@ -70,6 +91,10 @@ impl Backend {
     }
 
     /// Whether this CPU has the instructions the backend needs.
+    ///
+    /// ```
+    /// assert!(brwhash::Backend::Portable.cpu_supports());
+    /// ```
     pub fn cpu_supports(self) -> bool {
         match self {
             Backend::Portable => true,
@@ -107,6 +132,12 @@ impl Backend {
     }
 
     /// Whether this build has code for `alg` on this backend.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend};
+    /// assert!(Backend::Portable.implements(Algorithm::POLY1305));
+    /// assert!(!Backend::Pclmul.implements(Algorithm::POLY1305)); // binary fields only
+    /// ```
     pub fn implements(self, alg: Algorithm) -> bool {
         let binary = matches!(alg.family(), Family::Hash2L(_) | Family::VecHash2L(_));
         self == Backend::Portable
@@ -118,6 +149,13 @@ impl Backend {
     }
 
     /// Whether `alg` can run on this backend here: built for it and supported by the CPU.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend};
+    /// assert!(Backend::Portable.check(Algorithm::HASH2L128).is_ok());
+    /// let err = Backend::Vpclmul.check(Algorithm::POLY1305).unwrap_err();
+    /// println!("{err}"); // backend vpclmul is not available: ...
+    /// ```
     pub fn check(self, alg: Algorithm) -> Result<(), Error> {
         if !self.cpu_supports() {
             return Err(Error::BackendUnavailable {
@@ -136,6 +174,15 @@ impl Backend {
 
     /// The backend forced by `BRWHASH_BACKEND`, read once per process; `None` when unset
     /// or empty.
+    ///
+    /// ```
+    /// // None unless BRWHASH_BACKEND is set; an unknown name there is an error.
+    /// match brwhash::Backend::forced() {
+    ///     Ok(Some(b)) => println!("forced: {b}"),
+    ///     Ok(None) => println!("dispatched per algorithm"),
+    ///     Err(e) => println!("bad BRWHASH_BACKEND: {e}"),
+    /// }
+    /// ```
     pub fn forced() -> Result<Option<Backend>, Error> {
         static FORCED: OnceLock<Result<Option<Backend>, Error>> = OnceLock::new();
         FORCED
@@ -170,6 +217,16 @@ impl Backend {
 
     /// The backend a key for `alg` uses: `requested`, else `BRWHASH_BACKEND`, else the
     /// fastest available. A requested or forced backend that cannot run is an error.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Backend};
+    /// let alg = Algorithm::POLY1305;
+    /// assert_eq!(Backend::select(alg, Some(Backend::Portable)).unwrap(), Backend::Portable);
+    /// if Backend::forced().unwrap().is_none() {
+    ///     // The fastest backend here: what Key::new(alg, ..) uses.
+    ///     assert!(Backend::select(alg, None).unwrap().check(alg).is_ok());
+    /// }
+    /// ```
     pub fn select(alg: Algorithm, requested: Option<Backend>) -> Result<Backend, Error> {
         let choice = match requested {
             Some(b) => Some(b),

@@ -99,7 +99,7 @@ pub fn brw_short<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F {
     F::reduce(tmp)
 }
 
-/// Streaming BRW(x; M_1, M_2, ...) by the stack algorithm ([P1] Algorithm 1) with chunks of
+/// Streaming BRW(x; M_1, M_2, ...) by the stack algorithm (\[P1\] Algorithm 1) with chunks of
 /// C = 2^w blocks: floor(l/2) multiplications, 1 + floor(l/4) reductions, and a stack of at
 /// most lg l - w + 1 unreduced products. w sets only the unrolling; the value is the same for
 /// every w >= 2. C = 4 (w = 2) is straight-line code, which SIMD backends inline whole.

@@ -1,4 +1,4 @@
-//! Horner's rule with delayed reduction ([P1] section 5.1, IMPLEMENTATION-NOTES section 2).
+//! Horner's rule with delayed reduction (\[P1\] section 5.1, IMPLEMENTATION-NOTES section 2).
 //!
 //! With powers base^1..base^g, a group of n <= g blocks is absorbed as
 //! `acc * base^n + M_1 * base^(n-1) + ... + M_(n-1) * base + M_n`:

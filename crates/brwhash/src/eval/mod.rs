@@ -1,7 +1,7 @@
 //! Polynomial evaluators, written once for every field.
 //!
 //! - [`horner::Horner`]: Poly(base; M_1..M_l) with delayed reduction, g blocks per reduction.
-//! - [`brw::Brw`]: BRW(x; M_1..M_l) with the stack algorithm of [P1] (Algorithm 1), and
+//! - [`brw::Brw`]: BRW(x; M_1..M_l) with the stack algorithm of \[P1\] (Algorithm 1), and
 //!   [`brw::ubrw`], the straight-line unreduced BRW of a short block sequence.
 
 pub mod brw;

@@ -1,4 +1,4 @@
-//! The stack of the stack BRW algorithm ([P1] Algorithm 1): one unreduced product per
+//! The stack of the stack BRW algorithm (\[P1\] Algorithm 1): one unreduced product per
 //! complete subtree so far, so after i chunks it holds popcount(i) entries.
 //!
 //! The newest `N` entries live inline and the older ones spill to the heap. A `Vec` alone

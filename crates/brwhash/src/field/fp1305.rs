@@ -1,7 +1,7 @@
 //! GF(2^130 - 5) on three 64-bit limbs.
 //!
 //! Working representation: any value below 2^131 (partially reduced). Reduction uses
-//! 2^130 = 5 (mod p) twice, without multiplication by a variable ([P1], IMPLEMENTATION-NOTES 1.1).
+//! 2^130 = 5 (mod p) twice, without multiplication by a variable (\[P1\], IMPLEMENTATION-NOTES 1.1).
 
 use super::{mask128, Cols, Field, PrimeField};
 
@@ -62,7 +62,7 @@ impl zeroize::Zeroize for Clamped {
 impl Fp1305 {
     /// `self * r` for a clamped r and `self` below 2^131 (a value of this function plus a
     /// block; the top limb below 8, so that it times s1 fits a word):
-    /// three columns and a carry, as poly1305-donna-64 ([P1]'s reduction with the clamp's
+    /// three columns and a carry, as poly1305-donna-64 (\[P1\]'s reduction with the clamp's
     /// help). The result is below 2^130 + 2^66.
     #[inline(always)]
     pub(crate) fn mul_clamped(self, r: &Clamped) -> Fp1305 {

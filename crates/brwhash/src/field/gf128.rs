@@ -1,4 +1,4 @@
-//! GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1), plain little-endian convention
+//! GF(2^128) = GF(2)\[x\]/(x^128 + x^7 + x^2 + x + 1), plain little-endian convention
 //! (bit i of the integer is the coefficient of x^i; no bit reflection, no Montgomery factor).
 
 use super::clmul::clmul128;

@@ -1,4 +1,4 @@
-//! GF(2^256) = GF(2)[x]/(x^256 + x^10 + x^5 + x^2 + 1), plain little-endian convention.
+//! GF(2^256) = GF(2)\[x\]/(x^256 + x^10 + x^5 + x^2 + 1), plain little-endian convention.
 
 use super::clmul::clmul128;
 use super::{BinaryField, Field};

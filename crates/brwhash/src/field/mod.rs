@@ -113,7 +113,7 @@ pub trait BinaryField: Field {
 
 /// An unreduced value of a prime field as column sums: column k is a sum of 64-bit words of
 /// weight 2^(64k), held in a `u128`. Products are written straight into columns and added
-/// column by column, without carry chains; [`Cols::limbs`] propagates the carries once, when
+/// column by column, without carry chains; `Cols::limbs` propagates the carries once, when
 /// the value is reduced. (A column overflows only after 2^64 words; the fields' products are
 /// below 2^262, so the value itself bounds how many can be summed: at least 2^58.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
