@@ -46,11 +46,42 @@ BACKENDS: the library picks the fastest code path this CPU and build support. Th
 BRWHASH_BACKEND environment variable or --backend NAME forces one (`brwhash list` prints
 them); a forced backend that cannot run here is an error, never a silent fallback.
 
-EXIT STATUS: 0 success; 1 `verify` found a mismatch; 2 an error (bad arguments, an
-unreadable file; the other files are still processed).";
+INPUT: with the `parallel` build feature (on by default) and more than one thread, a regular
+file is hashed on all cores (--threads N; files under 1 MiB stay on one thread): every thread
+reads its own pieces of the file with positioned reads (pread) into a small buffer, so files
+of any size (beyond 4 GiB, beyond RAM) work and nothing is mapped. --mmap memory-maps the file
+instead (slower on Linux here: the page faults cost more than the copies; and as with b3sum, if
+another process truncates a mapped file brwhash is killed by SIGBUS, and if it rewrites it the
+digest can mix old and new contents; a file that changes under positioned reads gives a read
+error or such a mix, never a crash). Standard input, pipes, FIFOs, character devices, empty
+files, every file with --threads 1 and with --no-mmap are read front to back in 64 KiB pieces
+on one thread. A progress bar appears on standard error when it is a
+terminal and a file has 256 MiB or more: a bar while one thread reads, a spinner while all
+threads hash a mapped file (the library reports no progress then); --no-progress hides it.
+
+CHECKING: `digest --check LIST` and `mac --check LIST` read lines `<hex>  <file>` as these
+commands print them (`<hex> *<file>` is accepted too; lines starting with # and empty lines are
+skipped; a file name may contain spaces; for vecHash2L the name is the components separated
+by single spaces). LIST `-` is standard input. Each file is recomputed and compared in
+constant time: `<file>: OK`, `<file>: FAILED`, or `<file>: FAILED open or read`, then warnings
+on standard error like sha256sum's (`WARNING: 1 computed checksum did NOT match`). --quiet
+leaves out the OK lines.
+
+JSON: --json prints one object per input per line (JSON Lines), in input order, keys sorted:
+  {\"algorithm\":\"4-Hash1271\",\"backend\":\"scalar\",\"bytes\":5,\"digest\":\"<hex>\",\"file\":\"a\"}
+`mac` has \"tag\" instead of \"digest\"; vecHash2L adds \"components\"; verify and --check give
+\"status\" (\"OK\", \"FAILED\", \"FAILED open or read\") and never the computed value, and --check
+adds \"line\"; a failed input has \"error\" (its message is also on standard error); a malformed
+--check line is {\"check_file\":..,\"line\":..,\"error\":..}. Names that are not UTF-8 are printed
+with U+FFFD replacement characters.
+
+EXIT STATUS: 0 success; 1 `verify` or --check found a mismatch (and no error); 2 an error (bad
+arguments, an unreadable file, a malformed --check line; the other files are still
+processed).";
 
 const FILES_HELP: &str = "Files to read; `-` or none means standard input. For vecHash2L \
-                          the files are the components of one vector (1..255)";
+                          the files are the components of one vector (1..255). Regular files \
+                          are memory-mapped (see INPUT in --help)";
 
 /// The top-level command line.
 #[derive(Debug, Parser)]
@@ -225,6 +256,9 @@ pub struct HashArgs {
     #[command(flatten)]
     pub common: CommonArgs,
 
+    #[command(flatten)]
+    pub check: CheckArgs,
+
     #[arg(value_name = "FILE", help = FILES_HELP)]
     pub files: Vec<OsString>,
 }
@@ -241,6 +275,21 @@ pub struct VerifyArgs {
 
     #[arg(value_name = "FILE", help = FILES_HELP)]
     pub files: Vec<OsString>,
+}
+
+/// `--check` of `digest` and `mac`.
+#[derive(Debug, Args, Default)]
+pub struct CheckArgs {
+    /// Read `<hex>  <file>` lines (this command's output) from LIST (`-`: standard input),
+    /// recompute each file and print `<file>: OK` or `<file>: FAILED`, like sha256sum -c
+    /// (see CHECKING in --help)
+    #[arg(short = 'c', long, value_name = "LIST", conflicts_with = "files")]
+    pub check: Option<OsString>,
+
+    /// With --check, print nothing for files that match (only failures and the summary); also
+    /// no progress bar
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 }
 
 /// Algorithm, key and backend: shared by `digest`, `mac` and `verify`.
@@ -263,4 +312,30 @@ pub struct CommonArgs {
     /// BRWHASH_BACKEND
     #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
+
+    /// Hash each large regular file on N threads [default: one per CPU, or RAYON_NUM_THREADS];
+    /// 1: on the main thread only. Builds without the `parallel` feature always use one
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+
+    /// Read files front to back with read() on one thread, instead of positioned reads on
+    /// all threads (or a map with --mmap)
+    #[arg(long)]
+    pub no_mmap: bool,
+
+    /// Memory-map regular files and hash the map on all threads, instead of positioned reads
+    /// (slower on Linux here: page faults; a file truncated meanwhile kills brwhash with
+    /// SIGBUS; see INPUT in --help)
+    #[arg(long, conflicts_with = "no_mmap")]
+    pub mmap: bool,
+
+    /// Never show a progress bar (by default one appears on standard error, when it is a
+    /// terminal, for files of 256 MiB or more)
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// Print one JSON object per input (JSON Lines) instead of text: file, algorithm, backend,
+    /// digest or tag, bytes; "status" for verify and --check; "error" for a failed input
+    #[arg(long)]
+    pub json: bool,
 }

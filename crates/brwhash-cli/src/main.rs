@@ -1,40 +1,53 @@
 //! `brwhash`: the command-line tool of the brwhash library (digests, one-time MACs,
 //! verification, and the list of algorithms and backends).
 
-#![forbid(unsafe_code)]
+// `unsafe` only where a file is memory-mapped (input::map_file, with its SAFETY comment).
+#![deny(unsafe_code)]
 
 mod bench;
+mod check;
 mod cli;
+mod input;
 mod keys;
 mod util;
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
-use std::io::{self, Read};
 use std::path::Path;
 use std::process::ExitCode;
 
-use brwhash::{Algorithm, Backend, Hasher, Key, Mac, MAX_COMPONENTS};
+use brwhash::{Algorithm, Backend, Digest, Key, Mac, MAX_COMPONENTS};
 use clap::Parser;
+use serde_json::{json, Map, Value};
 use zeroize::Zeroizing;
 
-use cli::{Cli, Command, CommonArgs};
+use cli::{CheckArgs, Cli, Command, CommonArgs};
+use input::{Access, Keyed, Reader};
 use util::{error_line, io_message, Report, Stop};
-
-/// Read buffer for inputs: files are streamed, never read whole.
-const CHUNK: usize = 64 * 1024;
 
 fn main() -> ExitCode {
     // Usage errors exit with status 2, --help and --version with 0.
     let cli = Cli::parse();
     let mut report = Report::new();
     let result = match cli.command {
-        Command::Digest(args) => run_hash(Mode::Digest, &args.common, &args.files, &mut report),
-        Command::Mac(args) => run_hash(Mode::Mac, &args.common, &args.files, &mut report),
+        Command::Digest(args) => run_hash(
+            Mode::Digest,
+            &args.common,
+            &args.files,
+            &args.check,
+            &mut report,
+        ),
+        Command::Mac(args) => run_hash(
+            Mode::Mac,
+            &args.common,
+            &args.files,
+            &args.check,
+            &mut report,
+        ),
         Command::Verify(args) => run_hash(
             Mode::Verify(&args.tag),
             &args.common,
             &args.files,
+            &CheckArgs::default(),
             &mut report,
         ),
         Command::List => list(&mut report),
@@ -61,27 +74,12 @@ enum Mode<'a> {
     Verify(&'a str),
 }
 
-/// A hash key or a MAC key.
-enum Keyed {
-    Digest(Key),
-    Mac(Mac),
-}
-
-impl Keyed {
-    /// A streaming computation that finishes with the digest, or with the tag in MAC mode.
-    fn stream(&self) -> Hasher<'_> {
-        match self {
-            Keyed::Digest(key) => Hasher::new(key),
-            Keyed::Mac(mac) => mac.hasher(),
-        }
-    }
-}
-
 /// `digest`, `mac` and `verify`: every argument is checked before any input is read.
 fn run_hash(
     mode: Mode<'_>,
     args: &CommonArgs,
     files: &[OsString],
+    check: &CheckArgs,
     report: &mut Report,
 ) -> Result<(), Stop> {
     let alg: Algorithm = args.alg.parse()?;
@@ -138,7 +136,7 @@ fn run_hash(
     };
     let stdin = [OsString::from("-")];
     let inputs: &[OsString] = if files.is_empty() { &stdin } else { files };
-    if alg.is_vector() && inputs.len() > MAX_COMPONENTS {
+    if check.check.is_none() && alg.is_vector() && inputs.len() > MAX_COMPONENTS {
         return Err(brwhash::Error::ComponentCount(inputs.len()).into());
     }
     let keyed = match (mac_mode, backend) {
@@ -148,6 +146,31 @@ fn run_hash(
         (false, None) => Keyed::Digest(Key::new(alg, &key)?),
     };
     drop(key);
+    let mut reader = Reader::new(
+        &keyed,
+        args.threads.map(|n| n as usize),
+        if args.no_mmap {
+            Access::Stream
+        } else if args.mmap {
+            Access::Map
+        } else {
+            Access::ReadAt
+        },
+        !args.no_progress && !check.quiet,
+    )?;
+    let out = Out {
+        json: args.json,
+        alg,
+        backend: keyed.key().backend(),
+        value: if matches!(mode, Mode::Digest) {
+            "digest"
+        } else {
+            "tag"
+        },
+    };
+    if let Some(list) = &check.check {
+        return run_check(&mut reader, &out, list, check.quiet, report);
+    }
     if matches!(mode, Mode::Mac) && !alg.is_vector() && inputs.len() > 1 {
         error_line(
             "warning: a one-time MAC key must not authenticate two different messages; \
@@ -155,109 +178,252 @@ fn run_hash(
         );
     }
 
-    let mut buf = vec![0u8; CHUNK];
-    if alg.is_vector() {
-        // The inputs are the components of one vector: one result line for all of them.
-        let mut names = Vec::new();
-        for (i, name) in inputs.iter().enumerate() {
-            if i > 0 {
-                names.push(b" ".as_slice());
-            }
-            names.push(name.as_encoded_bytes());
-        }
-        let names = names.concat();
-        let mut stream = keyed.stream();
-        let mut ok = true;
-        for (i, name) in inputs.iter().enumerate() {
-            let step = if i > 0 {
-                stream
-                    .next_component()
-                    .map(drop)
-                    .map_err(|e| format!("{}: {e}", display(name)))
-            } else {
-                Ok(())
-            };
-            if let Err(msg) = step.and_then(|()| absorb(&mut stream, name, &mut buf)) {
-                report.fail(msg);
-                ok = false;
-            }
-        }
-        emit(mode, tag.as_deref(), &stream, ok, &names, report)?;
+    // For vecHash2L the inputs are the components of one vector: one result for all of them.
+    let groups: Vec<&[OsString]> = if alg.is_vector() {
+        vec![inputs]
     } else {
-        for name in inputs {
-            let mut stream = keyed.stream();
-            let ok = match absorb(&mut stream, name, &mut buf) {
-                Ok(()) => true,
-                Err(msg) => {
-                    report.fail(msg);
-                    false
-                }
-            };
-            emit(
-                mode,
-                tag.as_deref(),
-                &stream,
-                ok,
-                name.as_encoded_bytes(),
-                report,
-            )?;
+        inputs.chunks(1).collect()
+    };
+    for names in groups {
+        let shown = joined(names);
+        let result = compute(&mut reader, names, report);
+        match &tag {
+            Some(tag) => {
+                let verdict = result.map(|(d, n)| (d.ct_eq_bytes(tag), n));
+                out.verdict(report, &shown, names, None, verdict)?;
+            }
+            None => out.hashed(report, &shown, names, result)?,
         }
     }
     Ok(())
 }
 
-/// The result line of one input (or of one vector): `<hex>  <name>` for digest and mac, which
-/// print nothing for an input that failed; `<name>: OK` / `<name>: FAILED` for verify.
-fn emit(
-    mode: Mode<'_>,
-    tag: Option<&[u8]>,
-    stream: &Hasher<'_>,
-    ok: bool,
-    name: &[u8],
+/// `--check LIST`: recompute every file named in the list and compare.
+fn run_check(
+    reader: &mut Reader<'_>,
+    out: &Out,
+    list: &OsStr,
+    quiet: bool,
     report: &mut Report,
 ) -> Result<(), Stop> {
-    match (mode, tag) {
-        (Mode::Verify(_), Some(tag)) => {
-            let verdict: &[u8] = if !ok {
-                b": FAILED open or read"
-            } else if stream.verify(tag) {
-                b": OK"
-            } else {
-                report.mismatch = true;
-                b": FAILED"
-            };
-            report.line(&[name, verdict])
-        }
-        _ if ok => report.line(&[stream.finalize().to_hex().as_bytes(), b"  ", name]),
-        _ => Ok(()),
-    }
-}
-
-/// Streams the file `name` (`-`: standard input) into `stream` in [`CHUNK`]-byte reads.
-/// The error is the whole message line, naming the file.
-fn absorb(stream: &mut Hasher<'_>, name: &OsStr, buf: &mut [u8]) -> Result<(), String> {
-    let result = if name == "-" {
-        feed(stream, &mut io::stdin().lock(), buf)
-    } else {
-        match File::open(name) {
-            Ok(mut file) => feed(stream, &mut file, buf),
-            Err(e) => Err(io_message(&e)),
-        }
-    };
-    result.map_err(|msg| format!("{}: {msg}", display(name)))
-}
-
-fn feed(stream: &mut Hasher<'_>, reader: &mut impl Read, buf: &mut [u8]) -> Result<(), String> {
-    loop {
-        match reader.read(buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => {
-                stream.update(&buf[..n]).map_err(|e| e.to_string())?;
+    let text = check::read_list(list).map_err(|e| format!("{}: {e}", display(list)))?;
+    let vector = out.alg.is_vector();
+    let entries = check::parse(&text, out.alg.digest_len(), vector, MAX_COMPONENTS);
+    let (mut malformed, mut unreadable, mut mismatched) = (0usize, 0usize, 0usize);
+    for entry in &entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(line) => {
+                malformed += 1;
+                let what = format!(
+                    "improperly formatted {} checksum line (expected {} hex digits, two \
+                     spaces, the file name)",
+                    out.alg,
+                    2 * out.alg.digest_len()
+                );
+                report.fail(format_args!("{}:{line}: {what}", display(list)));
+                if out.json {
+                    let obj = json!({"check_file": lossy(list.as_encoded_bytes()), "line": line,
+                        "error": what});
+                    report.line(&[obj.to_string().as_bytes()])?;
+                }
+                continue;
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(io_message(&e)),
+        };
+        let result = if list == "-" && entry.names.iter().any(|n| n == "-") {
+            let msg = "standard input is the check list".to_string();
+            report.fail(format_args!("-: {msg}"));
+            Err(msg)
+        } else {
+            compute(reader, &entry.names, report)
+        };
+        let verdict = result.map(|(d, n)| (d.ct_eq_bytes(&entry.expected), n));
+        match verdict {
+            Err(_) => unreadable += 1,
+            Ok((false, _)) => mismatched += 1,
+            Ok((true, _)) if quiet => continue,
+            Ok((true, _)) => {}
+        }
+        out.verdict(
+            report,
+            &entry.shown,
+            &entry.names,
+            Some(entry.line),
+            verdict,
+        )?;
+    }
+    // The summary follows the results.
+    report.flush()?;
+    if entries.iter().all(Result::is_err) {
+        report.fail(format_args!(
+            "{}: no properly formatted {} checksum lines found",
+            display(list),
+            out.alg
+        ));
+    }
+    let warn = |text: String| error_line(format_args!("WARNING: {text}"));
+    if malformed > 0 {
+        warn(check::count(
+            malformed,
+            "line is improperly formatted",
+            "lines are improperly formatted",
+        ));
+    }
+    if unreadable > 0 {
+        warn(check::count(
+            unreadable,
+            "listed file could not be read",
+            "listed files could not be read",
+        ));
+    }
+    if mismatched > 0 {
+        warn(check::count(
+            mismatched,
+            "computed checksum did NOT match",
+            "computed checksums did NOT match",
+        ));
+    }
+    Ok(())
+}
+
+/// The digest (or tag) of one input, or of the vector whose components are `names`, with its
+/// length in bytes. Each failing file is reported on stderr (`<file>: <error>`); the error is
+/// the first one's message.
+fn compute(
+    reader: &mut Reader<'_>,
+    names: &[OsString],
+    report: &mut Report,
+) -> Result<(Digest, u64), String> {
+    let mut fail = |name: &OsStr, msg: String| {
+        report.fail(format_args!("{}: {msg}", display(name)));
+        msg
+    };
+    if let [name] = names {
+        if !reader.is_vector() {
+            return reader.digest(name).map_err(|msg| fail(name, msg));
         }
     }
+    let mut stream = reader.stream();
+    let mut total = 0u64;
+    let mut first_error = None;
+    for (i, name) in names.iter().enumerate() {
+        let step = if i > 0 {
+            stream.next_component().map(drop).map_err(|e| e.to_string())
+        } else {
+            Ok(())
+        };
+        match step.and_then(|()| reader.absorb(&mut stream, name)) {
+            Ok(n) => total += n,
+            Err(msg) => {
+                let msg = fail(name, msg);
+                first_error.get_or_insert(msg);
+            }
+        }
+    }
+    match first_error {
+        None => Ok((stream.finalize(), total)),
+        Some(msg) => Err(msg),
+    }
+}
+
+/// How results are printed: text lines or JSON Lines.
+struct Out {
+    json: bool,
+    alg: Algorithm,
+    backend: Backend,
+    /// "digest" or "tag": the JSON field of the result.
+    value: &'static str,
+}
+
+impl Out {
+    /// `digest` and `mac`: `<hex>  <name>`, nothing for an input that failed (its error is
+    /// on stderr already); with --json an object with the digest or the error.
+    fn hashed(
+        &self,
+        report: &mut Report,
+        shown: &[u8],
+        names: &[OsString],
+        result: Result<(Digest, u64), String>,
+    ) -> Result<(), Stop> {
+        if !self.json {
+            return match result {
+                Ok((digest, _)) => report.line(&[digest.to_hex().as_bytes(), b"  ", shown]),
+                Err(_) => Ok(()),
+            };
+        }
+        let mut obj = self.object(shown, names, None);
+        match result {
+            Ok((digest, bytes)) => {
+                obj.insert(self.value.into(), digest.to_hex().into());
+                obj.insert("bytes".into(), bytes.into());
+            }
+            Err(msg) => {
+                obj.insert("error".into(), msg.into());
+            }
+        }
+        report.line(&[Value::Object(obj).to_string().as_bytes()])
+    }
+
+    /// `verify` and `--check`: `<name>: OK`, `<name>: FAILED` (a mismatch) or
+    /// `<name>: FAILED open or read`; with --json an object with "status" (and "error").
+    /// The computed value is never printed: for a MAC it would be a forgery.
+    fn verdict(
+        &self,
+        report: &mut Report,
+        shown: &[u8],
+        names: &[OsString],
+        line: Option<usize>,
+        verdict: Result<(bool, u64), String>,
+    ) -> Result<(), Stop> {
+        let status = match &verdict {
+            Ok((true, _)) => "OK",
+            Ok((false, _)) => {
+                report.mismatch = true;
+                "FAILED"
+            }
+            Err(_) => "FAILED open or read",
+        };
+        if !self.json {
+            return report.line(&[shown, b": ", status.as_bytes()]);
+        }
+        let mut obj = self.object(shown, names, line);
+        obj.insert("status".into(), status.into());
+        match verdict {
+            Ok((_, bytes)) => obj.insert("bytes".into(), bytes.into()),
+            Err(msg) => obj.insert("error".into(), msg.into()),
+        };
+        report.line(&[Value::Object(obj).to_string().as_bytes()])
+    }
+
+    /// The fields every JSON result has.
+    fn object(&self, shown: &[u8], names: &[OsString], line: Option<usize>) -> Map<String, Value> {
+        let mut obj = Map::new();
+        obj.insert("file".into(), lossy(shown).into());
+        if self.alg.is_vector() {
+            let parts: Vec<Value> = names
+                .iter()
+                .map(|n| lossy(n.as_encoded_bytes()).into())
+                .collect();
+            obj.insert("components".into(), parts.into());
+        }
+        if let Some(line) = line {
+            obj.insert("line".into(), line.into());
+        }
+        obj.insert("algorithm".into(), self.alg.to_string().into());
+        obj.insert("backend".into(), self.backend.name().into());
+        obj
+    }
+}
+
+/// The names separated by single spaces (vecHash2L prints its components so).
+fn joined(names: &[OsString]) -> Vec<u8> {
+    let parts: Vec<&[u8]> = names.iter().map(|n| n.as_encoded_bytes()).collect();
+    parts.join(&b' ')
+}
+
+/// A file name in JSON: not-UTF-8 bytes become U+FFFD.
+fn lossy(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
 }
 
 fn display(name: &OsStr) -> std::path::Display<'_> {

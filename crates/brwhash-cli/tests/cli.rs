@@ -1038,3 +1038,615 @@ fn help_texts() {
     brwhash().assert().code(2);
     brwhash().arg("frobnicate").assert().code(2);
 }
+
+// ---------------------------------------------------------------- mmap, threads, check, json
+
+/// A key of the algorithm's size (or its MAC key size) that is not all zeros.
+fn key_for(alg: Algorithm, mac: bool) -> Vec<u8> {
+    let len = if mac {
+        alg.mac_key_len().unwrap()
+    } else {
+        alg.key_len()
+    };
+    (0..len as u8).map(|b| b.wrapping_mul(37) ^ 0x5c).collect()
+}
+
+/// Bytes that are not periodic in any small period.
+fn noise(n: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+const MMAP_ALGS: [&str; 8] = [
+    "Poly1305",
+    "polyHash1271",
+    "BRWHash1305",
+    "4-Hash1271",
+    "4-decBRWHash1305",
+    "3-2LHash1305",
+    "Hash2L128",
+    "Hash2L256",
+];
+
+#[test]
+fn mmap_stream_stdin_and_thread_counts_agree() {
+    let data = noise((5 << 20) + 1);
+    let dir = dir_with(&[("big", &data)]);
+    for alg in MMAP_ALGS {
+        let algorithm = alg_named(alg);
+        let key = key_for(algorithm, false);
+        let expected = format!(
+            "{}  big\n",
+            Key::new(algorithm, &key).unwrap().hash(&data).to_hex()
+        );
+        let runs: [&[&str]; 6] = [
+            &[],
+            &["--threads", "1"],
+            &["--threads", "2"],
+            &["--threads", "3"],
+            &["--no-mmap"],
+            &["--no-mmap", "--threads", "2"],
+        ];
+        for extra in runs {
+            keyed("digest", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .arg("big")
+                .assert()
+                .success()
+                .stdout(expected.clone())
+                .stderr("");
+        }
+        keyed("digest", alg, &hex::encode(&key))
+            .write_stdin(data.clone())
+            .assert()
+            .success()
+            .stdout(expected.replace("big", "-"));
+    }
+    // MAC mode takes the same paths.
+    for alg in ["4-decBRWHash1305", "Hash2L128", "polyHash1305"] {
+        let algorithm = alg_named(alg);
+        let key = key_for(algorithm, true);
+        let tag = Mac::new(algorithm, &key).unwrap().tag(&data).to_hex();
+        for extra in [&["--threads", "2"][..], &["--threads", "1"], &["--no-mmap"]] {
+            keyed("mac", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .arg("big")
+                .assert()
+                .success()
+                .stdout(format!("{tag}  big\n"));
+            keyed("verify", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(["--tag", &tag, "big"])
+                .assert()
+                .success()
+                .stdout("big: OK\n");
+        }
+    }
+}
+
+#[test]
+fn mmap_matches_stream_at_odd_lengths() {
+    // Around the library's parallel threshold (1 MiB) and block and super-block edges.
+    let lengths = [
+        1usize,
+        15,
+        16,
+        17,
+        4095,
+        (1 << 20) - 1,
+        1 << 20,
+        (1 << 20) + 17,
+    ];
+    let big = noise((1 << 20) + 17);
+    let files: Vec<(String, &[u8])> = lengths
+        .iter()
+        .map(|&n| (format!("f{n}"), &big[..n]))
+        .collect();
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    let dir = dir_with(&refs);
+    let names: Vec<&str> = refs.iter().map(|(n, _)| *n).collect();
+    for alg in ["4-decBRWHash1271", "Hash2L256", "5-BRWHash1305"] {
+        let algorithm = alg_named(alg);
+        let key = key_for(algorithm, false);
+        let k = Key::new(algorithm, &key).unwrap();
+        let expected: String = refs
+            .iter()
+            .map(|(n, d)| format!("{}  {n}\n", k.hash(d).to_hex()))
+            .collect();
+        for extra in [&["--threads", "2"][..], &["--no-mmap"]] {
+            keyed("digest", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(&names)
+                .assert()
+                .success()
+                .stdout(expected.clone());
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn empty_files_devices_and_fifos_are_streamed() {
+    let dir = dir_with(&[("empty", b"")]);
+    let empty = digest_hex("4-Hash1271", K16, b"");
+    keyed("digest", "4-Hash1271", K16)
+        .current_dir(dir.path())
+        .args(["empty", "/dev/null"])
+        .assert()
+        .success()
+        .stdout(format!("{empty}  empty\n{empty}  /dev/null\n"));
+    // A FIFO: mapping it is impossible; it is read like a pipe.
+    let fifo = dir.path().join("fifo");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, msg(100_000)).unwrap())
+        };
+        keyed("digest", "4-Hash1271", K16)
+            .current_dir(dir.path())
+            .arg("fifo")
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .success()
+            .stdout(format!(
+                "{}  fifo\n",
+                digest_hex("4-Hash1271", K16, &msg(100_000))
+            ));
+        writer.join().unwrap();
+    }
+}
+
+#[test]
+fn vechash2l_components_mapped_or_read() {
+    let (a, b) = (noise(3 << 20), msg(1000));
+    let dir = dir_with(&[("a", &a), ("b", &b), ("e", b"")]);
+    let expected = brwhash::hash_vector(Algorithm::VECHASH2L128, &unhex(K16), &[&a, &b, b""])
+        .unwrap()
+        .to_hex();
+    for extra in [&[][..], &["--no-mmap"], &["--threads", "1"]] {
+        keyed("digest", "vecHash2L128", K16)
+            .current_dir(dir.path())
+            .args(extra)
+            .args(["a", "b", "e"])
+            .assert()
+            .success()
+            .stdout(format!("{expected}  a b e\n"));
+    }
+}
+
+#[test]
+fn threads_must_be_positive() {
+    assert_usage_error_any(keyed("digest", "4-Hash1271", K16).args(["--threads", "0"]));
+    assert_usage_error_any(keyed("digest", "4-Hash1271", K16).args(["--threads", "x"]));
+}
+
+/// Status 2, nothing on stdout (clap's own usage errors are not prefixed `brwhash: `).
+fn assert_usage_error_any(cmd: &mut Command) {
+    cmd.assert().code(2).stdout("");
+}
+
+/// `digest` lines for `files` in `dir`, made by the tool itself.
+fn sums(dir: &Path, alg: &str, key: &str, files: &[&str]) -> String {
+    stdout_of(keyed("digest", alg, key).current_dir(dir).args(files))
+}
+
+#[test]
+fn check_all_ok() {
+    let dir = dir_with(&[
+        ("a", b"alpha"),
+        ("with  two spaces", b"beta"),
+        ("c", &msg(70_000)),
+    ]);
+    let files = ["a", "with  two spaces", "c"];
+    let list = sums(dir.path(), "4-Hash1271", K16, &files);
+    std::fs::write(dir.path().join("SUMS"), &list).unwrap();
+    keyed("digest", "4-Hash1271", K16)
+        .current_dir(dir.path())
+        .args(["--check", "SUMS"])
+        .assert()
+        .success()
+        .stdout("a: OK\nwith  two spaces: OK\nc: OK\n")
+        .stderr("");
+    // -c -, --quiet, the `*` marker, comments, blank lines and CRLF.
+    let altered = format!(
+        "# made by brwhash\n\n{}",
+        list.replacen("  a\n", " *a\r\n", 1)
+    );
+    keyed("digest", "4-Hash1271", K16)
+        .current_dir(dir.path())
+        .args(["-c", "-", "--quiet"])
+        .write_stdin(altered)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn check_mismatch_missing_and_malformed() {
+    let dir = dir_with(&[("a", b"alpha"), ("b", b"beta")]);
+    let list = sums(dir.path(), "4-decBRWHash1305", K16, &["a", "b"]);
+    std::fs::write(dir.path().join("b"), b"BETA").unwrap();
+    std::fs::write(dir.path().join("SUMS"), &list).unwrap();
+    // A mismatch alone: status 1.
+    keyed("digest", "4-decBRWHash1305", K16)
+        .current_dir(dir.path())
+        .args(["--check", "SUMS"])
+        .assert()
+        .code(1)
+        .stdout("a: OK\nb: FAILED\n")
+        .stderr("brwhash: WARNING: 1 computed checksum did NOT match\n");
+    // A missing file: status 2, FAILED open or read.
+    let missing = format!("{list}{}  gone\n", digest_hex("4-decBRWHash1305", K16, b""));
+    keyed("digest", "4-decBRWHash1305", K16)
+        .current_dir(dir.path())
+        .args(["--check", "-"])
+        .write_stdin(missing)
+        .assert()
+        .code(2)
+        .stdout("a: OK\nb: FAILED\ngone: FAILED open or read\n")
+        .stderr(
+            "brwhash: gone: No such file or directory\n\
+             brwhash: WARNING: 1 listed file could not be read\n\
+             brwhash: WARNING: 1 computed checksum did NOT match\n",
+        );
+    // Malformed lines (short hex, not hex, one space, no name) are counted; status 2.
+    let good = list.lines().next().unwrap();
+    let bad = format!(
+        "{good}\n0011  a\nzz{}  a\n{} a\n{}  \n",
+        &good[2..32],
+        &good[..32],
+        &good[..32]
+    );
+    let out = keyed("digest", "4-decBRWHash1305", K16)
+        .current_dir(dir.path())
+        .args(["--check", "-"])
+        .write_stdin(bad)
+        .assert()
+        .code(2)
+        .stdout("a: OK\n")
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    for line in 2..=5 {
+        assert!(
+            err.contains(&format!("brwhash: -:{line}: improperly formatted")),
+            "{err}"
+        );
+    }
+    assert!(
+        err.ends_with("brwhash: WARNING: 4 lines are improperly formatted\n"),
+        "{err}"
+    );
+    // Nothing usable at all; an unreadable list.
+    keyed("digest", "4-decBRWHash1305", K16)
+        .args(["--check", "-"])
+        .write_stdin("not a checksum\n")
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "no properly formatted 4-decBRWHash1305 checksum lines found",
+        ));
+    assert_usage_error(
+        keyed("digest", "4-decBRWHash1305", K16)
+            .current_dir(dir.path())
+            .args(["--check", "no-such-list"]),
+        &["no-such-list: No such file or directory"],
+    );
+    // A key that does not match every line: all FAILED, status 1.
+    keyed("digest", "4-decBRWHash1305", &K16.replace('0', "1"))
+        .current_dir(dir.path())
+        .args(["--check", "SUMS"])
+        .assert()
+        .code(1)
+        .stdout("a: FAILED\nb: FAILED\n")
+        .stderr(contains("2 computed checksums did NOT match"));
+    // --check takes no FILE arguments.
+    assert_usage_error_any(
+        keyed("digest", "4-decBRWHash1305", K16)
+            .current_dir(dir.path())
+            .args(["--check", "SUMS", "a"]),
+    );
+}
+
+#[test]
+fn check_mac_tags_and_vectors() {
+    let dir = dir_with(&[("m", b"message"), ("x", &msg(300)), ("y", b"")]);
+    let mac_key = hex::encode(key_for(Algorithm::HASH2L128, true));
+    let list = stdout_of(
+        keyed("mac", "Hash2L128", &mac_key)
+            .current_dir(dir.path())
+            .arg("m"),
+    );
+    keyed("mac", "Hash2L128", &mac_key)
+        .current_dir(dir.path())
+        .args(["--check", "-"])
+        .write_stdin(list.clone())
+        .assert()
+        .success()
+        .stdout("m: OK\n");
+    // The same list under `digest` fails: the tag is not the digest.
+    keyed("digest", "Hash2L128", &mac_key[..32])
+        .current_dir(dir.path())
+        .args(["--check", "-"])
+        .write_stdin(list)
+        .assert()
+        .code(1)
+        .stdout("m: FAILED\n");
+    // vecHash2L: the components are the name split at spaces.
+    let vlist = sums(dir.path(), "vecHash2L256", K32, &["x", "y", "m"]);
+    assert!(vlist.ends_with("  x y m\n"), "{vlist}");
+    keyed("digest", "vecHash2L256", K32)
+        .current_dir(dir.path())
+        .args(["--check", "-"])
+        .write_stdin(vlist)
+        .assert()
+        .success()
+        .stdout("x y m: OK\n");
+    // Poly1305 has no MAC mode, but its digest is its tag.
+    let poly = stdout_of(
+        keyed("digest", "Poly1305", RFC_KEY)
+            .current_dir(dir.path())
+            .arg("m"),
+    );
+    keyed("digest", "Poly1305", RFC_KEY)
+        .current_dir(dir.path())
+        .args(["-c", "-"])
+        .write_stdin(poly)
+        .assert()
+        .success()
+        .stdout("m: OK\n");
+}
+
+fn json_lines(cmd: &mut Command, code: i32) -> Vec<Value> {
+    let out = cmd.assert().code(code).get_output().stdout.clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect()
+}
+
+#[test]
+fn json_output() {
+    let data = noise(2 << 20);
+    let dir = dir_with(&[("a", b"hello"), ("big", &data)]);
+    let key = Key::new(alg_named("4-decBRWHash1305"), &unhex(K16)).unwrap();
+    let got = json_lines(
+        keyed("digest", "4-decBRWHash1305", K16)
+            .current_dir(dir.path())
+            .args(["--json", "a", "big", "missing"]),
+        2,
+    );
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[0]["file"], "a");
+    assert_eq!(got[0]["algorithm"], "4-decBRWHash1305");
+    assert_eq!(got[0]["backend"], key.backend().name());
+    assert_eq!(got[0]["digest"], key.hash(b"hello").to_hex());
+    assert_eq!(got[0]["bytes"], 5);
+    assert_eq!(got[1]["digest"], key.hash(&data).to_hex());
+    assert_eq!(got[1]["bytes"], data.len());
+    assert_eq!(got[2]["file"], "missing");
+    assert_eq!(got[2]["error"], "No such file or directory");
+    assert!(got[2].get("digest").is_none());
+
+    // mac: "tag"; verify and --check: "status", never the computed value.
+    let mac_key = key_for(Algorithm::POLYHASH1271, true);
+    let mac = Mac::new(Algorithm::POLYHASH1271, &mac_key).unwrap();
+    let tag = mac.tag(b"hello").to_hex();
+    let got = json_lines(
+        keyed("mac", "polyHash1271", &hex::encode(&mac_key))
+            .current_dir(dir.path())
+            .args(["--json", "a"]),
+        0,
+    );
+    assert_eq!(got[0]["tag"], tag);
+    assert!(got[0].get("digest").is_none());
+    let got = json_lines(
+        keyed("verify", "polyHash1271", &hex::encode(&mac_key))
+            .current_dir(dir.path())
+            .args(["--json", "--tag", &tag, "a", "big", "missing"]),
+        2,
+    );
+    let status: Vec<&str> = got.iter().map(|v| v["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["OK", "FAILED", "FAILED open or read"]);
+    assert_eq!(got[1]["bytes"], data.len());
+    assert!(got.iter().all(|v| v.get("tag").is_none()));
+    let list = format!("{tag}  a\n{tag}  big\nbad line\n");
+    let got = json_lines(
+        keyed("mac", "polyHash1271", &hex::encode(&mac_key))
+            .current_dir(dir.path())
+            .args(["--json", "--check", "-"])
+            .write_stdin(list),
+        2,
+    );
+    assert_eq!(got.len(), 3);
+    assert_eq!(
+        (got[0]["status"].as_str(), got[0]["line"].as_u64()),
+        (Some("OK"), Some(1))
+    );
+    assert_eq!(got[1]["status"], "FAILED");
+    assert_eq!(got[2]["line"], 3);
+    assert_eq!(got[2]["check_file"], "-");
+    assert!(got[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("improperly formatted"));
+    // vecHash2L: one object with the components.
+    let got = json_lines(
+        keyed("digest", "vecHash2L128", K16)
+            .current_dir(dir.path())
+            .args(["--json", "a", "big"]),
+        0,
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["file"], "a big");
+    assert_eq!(got[0]["components"], serde_json::json!(["a", "big"]));
+    assert_eq!(got[0]["bytes"], data.len() + 5);
+}
+
+/// A sparse file of `len` bytes with a few bytes set (at `patches`); almost no disk space.
+fn sparse_file(path: &Path, len: u64, patches: &[(u64, &[u8])]) {
+    use std::io::{Seek, SeekFrom};
+    let mut f = std::fs::File::create(path).unwrap();
+    f.set_len(len).unwrap();
+    for &(at, bytes) in patches {
+        f.seek(SeekFrom::Start(at)).unwrap();
+        f.write_all(bytes).unwrap();
+    }
+}
+
+/// The streamed digest of the sparse file's contents, in 1 MiB pieces built in memory.
+fn sparse_digest(key: &Key, len: u64, patches: &[(u64, &[u8])]) -> String {
+    let mut h = brwhash::Hasher::new(key);
+    let mut piece = vec![0u8; 1 << 20];
+    let mut at = 0u64;
+    while at < len {
+        let n = (len - at).min(piece.len() as u64) as usize;
+        piece[..n].fill(0);
+        for &(p, bytes) in patches {
+            for (i, &b) in bytes.iter().enumerate() {
+                let q = p + i as u64;
+                if q >= at && q < at + n as u64 {
+                    piece[(q - at) as usize] = b;
+                }
+            }
+        }
+        h.update(&piece[..n]).unwrap();
+        at += n as u64;
+    }
+    h.finalize().to_hex()
+}
+
+#[test]
+fn progress_bar_never_on_a_pipe() {
+    // Above the bar's threshold (256 MiB), sparse: stderr is a pipe here, so it stays silent.
+    let dir = TempDir::new().unwrap();
+    let len = (300u64 << 20) + 3;
+    let patches: [(u64, &[u8]); 2] = [(5, b"start"), (len - 3, b"end")];
+    sparse_file(&dir.path().join("sparse"), len, &patches);
+    let key = Key::new(Algorithm::HASH2L128, &unhex(K16)).unwrap();
+    let expected = format!(
+        "{}  sparse
+",
+        sparse_digest(&key, len, &patches)
+    );
+    for extra in [&[][..], &["--threads", "1"], &["--no-mmap"]] {
+        keyed("digest", "Hash2L128", K16)
+            .current_dir(dir.path())
+            .args(extra)
+            .arg("sparse")
+            .assert()
+            .success()
+            .stdout(expected.clone())
+            .stderr("");
+    }
+}
+
+/// On a terminal (a pty from `script`, when it is installed) the bar shows up on stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn progress_bar_on_a_terminal() {
+    let script = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if !script.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no `script` to make a terminal");
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    sparse_file(&dir.path().join("sparse"), 300 << 20, &[]);
+    let bin = env!("CARGO_BIN_EXE_brwhash");
+    for (extra, shown) in [
+        ("--threads 1", true),
+        ("--no-mmap", true),
+        ("", true),
+        ("--no-progress", false),
+    ] {
+        let cmd = format!("{bin} digest --alg Hash2L128 --key {K16} {extra} sparse");
+        let out = std::process::Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(dir.path())
+            .env_remove("BRWHASH_BACKEND")
+            .env("TERM", "xterm")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("  sparse"), "{text}");
+        assert_eq!(text.contains("300.00 MiB"), shown, "{extra}: {text:?}");
+    }
+}
+
+/// Beyond 4 GiB (offsets that do not fit in 32 bits): mapped, parallel, and read, all equal
+/// to the library's streamed digest. A sparse file: almost no disk space; about 10 s with the
+/// test profile's opt-level 2 on 2 cores.
+#[test]
+fn sparse_file_beyond_4_gib() {
+    let dir = TempDir::new().unwrap();
+    let len = (4u64 << 30) + 4097;
+    let patches: [(u64, &[u8]); 4] = [
+        (0, b"head"),
+        ((1u64 << 32) - 2, b"across 2^32"),
+        ((1u64 << 32) + 4000, b"beyond"),
+        (len - 5, b"tail!"),
+    ];
+    sparse_file(&dir.path().join("huge"), len, &patches);
+    for alg in ["Hash2L128", "Poly1305"] {
+        let algorithm = alg_named(alg);
+        let key = key_for(algorithm, false);
+        let k = Key::new(algorithm, &key).unwrap();
+        let expected = format!(
+            "{}  huge
+",
+            sparse_digest(&k, len, &patches)
+        );
+        for extra in [&[][..], &["--threads", "1"], &["--no-mmap"]] {
+            keyed("digest", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .arg("huge")
+                .assert()
+                .success()
+                .stdout(expected.clone());
+        }
+    }
+}
+
+#[test]
+fn help_texts_of_the_new_options() {
+    brwhash().arg("--help").assert().success().stdout(
+        contains("SIGBUS")
+            .and(contains("--no-mmap"))
+            .and(contains("WARNING: 1 computed checksum did NOT match"))
+            .and(contains("JSON Lines")),
+    );
+    brwhash()
+        .args(["digest", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            contains("--threads <N>")
+                .and(contains("--check <LIST>"))
+                .and(contains("--json"))
+                .and(contains("--no-progress"))
+                .and(contains("--quiet")),
+        );
+}

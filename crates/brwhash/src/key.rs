@@ -265,8 +265,48 @@ impl Key {
     }
 
     /// Poly1305's s, added to its digest.
-    fn poly1305_s(&self) -> Option<&[u8; 16]> {
+    pub(crate) fn poly1305_s(&self) -> Option<&[u8; 16]> {
         (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s)
+    }
+
+    /// The key's field and powers, for code that joins values of pieces of a message
+    /// (`parallel`).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn powers(&self) -> KeyPowers<'_> {
+        match &self.material {
+            Material::P1271(p) => KeyPowers::P1271(p),
+            Material::P1305(p) => KeyPowers::P1305(p),
+            Material::G128(p) => KeyPowers::G128(p.x()),
+            #[cfg(target_arch = "x86_64")]
+            Material::G128c(p) => KeyPowers::G128(binary_to_portable(p.x())),
+            #[cfg(target_arch = "x86_64")]
+            Material::G256c(p) => KeyPowers::G256(binary_to_portable(p.x())),
+            Material::G256(p) => KeyPowers::G256(p.x()),
+        }
+    }
+
+    /// v of SPEC.md section 5 (before `out()`, and before Poly1305's s) of `msg` under this
+    /// prime-field key, by the fastest code for it: what [`Key::hash`] computes.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn value_1305(&self, p: &Powers<Fp1305>, msg: &[u8]) -> Fp1305 {
+        poly1305_scalar(self, p, msg)
+            .or_else(|| simd_one_shot(self, p, msg))
+            .unwrap_or_else(|| self.value_as(self.alg, p, msg))
+    }
+
+    /// [`Key::value_1305`] for 2^127 - 1.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn value_1271(&self, p: &Powers<Fp1271>, msg: &[u8]) -> Fp1271 {
+        simd_one_shot(self, p, msg).unwrap_or_else(|| self.value_as(self.alg, p, msg))
+    }
+
+    /// v of `msg` for `alg`, a function whose key powers are a subset of this key's (the
+    /// same x): BRWHash inside t-BRWHash, d-2LHash inside d-Hash.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn value_as<F: SimdPrime>(&self, alg: Algorithm, p: &Powers<F>, msg: &[u8]) -> F {
+        let mut h = PrimeHasher::new(alg, self.backend, Some(msg.len() as u64));
+        h.update(p, msg);
+        h.finish(p)
     }
 
     /// The digest of `msg` (for vecHash2L: of the one-component vector `(msg)`).
@@ -1074,8 +1114,26 @@ pub(crate) fn one_shot_scalar(
     }
 }
 
+/// A key's field and powers (`Key::powers`); binary fields give x as a portable element.
+#[cfg(feature = "parallel")]
+pub(crate) enum KeyPowers<'a> {
+    P1271(&'a Powers<Fp1271>),
+    P1305(&'a Powers<Fp1305>),
+    G128(Gf128),
+    G256(Gf256),
+}
+
+#[cfg(all(feature = "parallel", target_arch = "x86_64"))]
+fn binary_to_portable<F: crate::field::BinaryField, P: crate::field::BinaryField>(x: F) -> P {
+    let mut bytes = [0u8; 32];
+    x.write_bytes(&mut bytes);
+    let y = P::from_bytes(&bytes[..F::BYTES]);
+    bytes.zeroize();
+    y
+}
+
 /// `out(v)`; with Poly1305's s, the tag (v + s) mod 2^128.
-fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -> Digest {
+pub(crate) fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -> Digest {
     let mut d = v.to_digest();
     if let Some(s) = poly1305_s {
         d = d.wrapping_add(u128::from_le_bytes(*s));

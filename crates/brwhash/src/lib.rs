@@ -58,6 +58,8 @@ pub mod eval;
 pub mod field;
 mod key;
 mod mac;
+#[cfg(feature = "parallel")]
+mod parallel;
 
 pub use algorithm::{Algorithm, BinaryField, Family, Prime};
 pub use backend::Backend;
@@ -65,6 +67,8 @@ pub use digest::{Digest, Tag};
 pub use error::Error;
 pub use key::{Hasher, Key, MAX_COMPONENTS, MAX_MESSAGE_BYTES};
 pub use mac::Mac;
+#[cfg(feature = "parallel")]
+pub use parallel::{ReadAt, PARALLEL_THRESHOLD};
 
 /// One-shot digest of `msg` under `key` (for vecHash2L: of the one-component vector `(msg)`).
 /// Key powers are computed for this message's length only.
@@ -149,4 +153,27 @@ pub fn mac(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Tag, Error> {
     let tag = hash(alg, tau, msg).map(|digest| mac::mac_tag(alg, digest, &s));
     zeroize::Zeroize::zeroize(&mut s);
     tag
+}
+
+/// [`hash`] of a large message on all threads of rayon's current pool (cargo feature
+/// `parallel`); byte-identical to [`hash`]. Messages below [`PARALLEL_THRESHOLD`] bytes are
+/// hashed on the calling thread.
+///
+/// ```
+/// use brwhash::Algorithm;
+/// let big = vec![1u8; 5 << 20];
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let d = pool.install(|| brwhash::hash_parallel(Algorithm::HASH2L128, &[3u8; 16], &big))?;
+/// assert_eq!(d, brwhash::hash(Algorithm::HASH2L128, &[3u8; 16], &big)?);
+/// # Ok::<(), brwhash::Error>(())
+/// ```
+#[cfg(feature = "parallel")]
+pub fn hash_parallel(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
+    if msg.len() < PARALLEL_THRESHOLD {
+        return hash(alg, key, msg);
+    }
+    if msg.len() as u64 > MAX_MESSAGE_BYTES {
+        return Err(Error::MessageTooLong);
+    }
+    Ok(Key::new(alg, key)?.hash_parallel(msg))
 }

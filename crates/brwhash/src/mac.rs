@@ -154,6 +154,12 @@ impl Mac {
         &self.s
     }
 
+    /// The tag of a digest under this key's s.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn finish_tag(&self, digest: Digest) -> Tag {
+        self.finish(digest)
+    }
+
     fn finish(&self, digest: Digest) -> Tag {
         mac_tag(self.key.algorithm(), digest, &self.s)
     }

@@ -322,6 +322,40 @@ impl Plan {
     }
 }
 
+/// The c stream values of c-decBRWHash of a whole message on `backend`'s lanes, or `None`
+/// when the backend has no lanes for it (multi-core hashing then computes the streams with
+/// the portable code, or not at all).
+#[cfg(feature = "parallel")]
+pub(crate) fn dec_stream_values<F: SimdPrime>(
+    alg: Algorithm,
+    backend: Backend,
+    p: &Powers<F>,
+    msg: &[u8],
+) -> Option<[F; 16]> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let plan = Plan::of(alg, backend)?.for_length(alg, Some(msg.len() as u64));
+        // SAFETY (every arm): `backend` is a key's, which passed `Backend::check`: the CPU
+        // has the entry point's features.
+        match plan {
+            Plan::Dec(Lanes::Avx2x4) => Some(unsafe { x86::dec_streams_avx2(p, msg) }),
+            Plan::Dec(Lanes::Avx512x8) => Some(unsafe { x86::dec_streams_avx512(p, msg) }),
+            Plan::DecPeriods(Lanes::Avx512x8) => {
+                Some(unsafe { x86::periods_streams_avx512(p, msg) })
+            }
+            Plan::Dec(Lanes::Ifma4) => Some(unsafe { x86::dec_streams_ifma4(p, msg) }),
+            Plan::Dec(Lanes::Ifma8) => Some(unsafe { x86::dec_streams_ifma8(p, msg) }),
+            Plan::DecPeriods(Lanes::Ifma8) => Some(unsafe { x86::periods_streams_ifma8(p, msg) }),
+            _ => None,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (alg, backend, p, msg);
+        None
+    }
+}
+
 /// Prime fields with SIMD lane types on this target.
 #[cfg(target_arch = "x86_64")]
 pub(crate) trait SimdPrime: x86::X86Lanes {}

@@ -50,6 +50,30 @@ impl<F: Field> DecBrw<F> {
         let values: Vec<F> = self.streams.iter().map(|s| s.finish(&p.sq)).collect();
         combine(p, &values, blocks, length)
     }
+
+    /// The c stream values Q_1..Q_c of a whole message (BRW of each stream, zero-filled to
+    /// q blocks), before they are combined: for multi-core hashing, which joins pieces
+    /// stream by stream.
+    #[cfg(feature = "parallel")]
+    pub fn stream_values(c: u8, p: &Powers<F>, msg: &[u8]) -> [F; 16]
+    where
+        F: PrimeField,
+    {
+        let mut h = Self::new(c);
+        for b in msg.chunks(F::BLOCK) {
+            h.absorb(p, F::from_block(b, false));
+        }
+        if h.next != 0 {
+            for s in &mut h.streams[h.next..] {
+                s.push(&p.sq, F::ZERO);
+            }
+        }
+        let mut values = [F::ZERO; 16];
+        for (v, s) in values.iter_mut().zip(&h.streams) {
+            *v = s.finish(&p.sq);
+        }
+        values
+    }
 }
 
 /// The final step from the c stream values Q_1..Q_c: x * (x * Poly(x^D; Q) + L).
@@ -264,14 +288,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
-        let table = Splat::<F, V>::cached(&mut self.xs, p);
-        // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
-        // and a short last block is le() of its bytes.
-        for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
-            self.brw.push(&table, V::load(vb, false));
-        }
-        let mut values = [F::ZERO; 16];
-        self.brw.finish(&table).store(&mut values[..V::W]);
+        let values = self.values(p);
         let blocks = self.n.div_ceil(F::BLOCK as u64);
         combine(
             p,
@@ -281,12 +298,35 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         )
     }
 
+    /// The stream values Q_1..Q_c (lanes 0..W), before `combine`.
+    #[inline(always)]
+    fn values<const S: usize>(&mut self, p: &Powers<F, S>) -> [F; 16] {
+        let table = Splat::<F, V>::cached(&mut self.xs, p);
+        // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
+        // and a short last block is le() of its bytes.
+        for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
+            self.brw.push(&table, V::load(vb, false));
+        }
+        let mut values = [F::ZERO; 16];
+        self.brw.finish(&table).store(&mut values[..V::W]);
+        values
+    }
+
     /// The value v of a whole message, the state on the caller's stack.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let mut s = Self::default();
         s.update(p, msg);
         s.finish(p)
+    }
+
+    /// The stream values of a whole message (multi-core hashing joins them per stream).
+    #[cfg(feature = "parallel")]
+    #[inline(always)]
+    pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
+        let mut s = Self::default();
+        s.update(p, msg);
+        s.values(p)
     }
 }
 
@@ -410,6 +450,26 @@ impl<V: Field> Periods<V> {
     where
         V: Halves<F>,
     {
+        let values = self.values(p, rest, last);
+        combine(
+            p,
+            &values[..4],
+            n.div_ceil(F::BLOCK as u64),
+            F::from_u64(n.wrapping_mul(8)),
+        )
+    }
+
+    /// [`finish`](Self::finish) before `combine`: the four stream values.
+    #[inline(always)]
+    fn values<F: PrimeField, const S: usize>(
+        &self,
+        p: &Powers<F, S>,
+        rest: &[u8],
+        last: &[u8],
+    ) -> [F; 16]
+    where
+        V: Halves<F>,
+    {
         let mut stack = Stack::default();
         for &e in self.stack.iter() {
             stack.push(V::upper_wide(e));
@@ -422,14 +482,9 @@ impl<V: Field> Periods<V> {
         {
             brw.push(&table4, V::Half::load(vb, false));
         }
-        let mut values = [F::ZERO; 4];
-        brw.finish(&table4).store(&mut values);
-        combine(
-            p,
-            &values,
-            n.div_ceil(F::BLOCK as u64),
-            F::from_u64(n.wrapping_mul(8)),
-        )
+        let mut values = [F::ZERO; 16];
+        brw.finish(&table4).store(&mut values[..4]);
+        values
     }
 }
 
@@ -522,5 +577,20 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
         last[..tail.len()].copy_from_slice(tail);
         let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
         periods.finish(p, &rest[..whole], last, msg.len() as u64)
+    }
+
+    /// The four stream values of a whole message (multi-core hashing joins them per stream).
+    #[cfg(feature = "parallel")]
+    #[inline(always)]
+    pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
+        let table = Splat::<F, V>::new(p);
+        let mut periods = Periods::<V>::default();
+        let rest = periods.run(&table, msg);
+        let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;
+        let mut last = [0u8; 4 * 16];
+        let tail = &rest[whole..];
+        last[..tail.len()].copy_from_slice(tail);
+        let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
+        periods.values(p, &rest[..whole], last)
     }
 }

@@ -288,6 +288,17 @@ impl Drop for Blocks {
     }
 }
 
+/// The c stream values of c-decBRWHash of a whole message by the portable code (multi-core
+/// hashing on the portable backend).
+#[cfg(feature = "parallel")]
+pub(crate) fn dec_stream_values_portable<F: crate::field::PrimeField>(
+    c: u8,
+    p: &Powers<F>,
+    msg: &[u8],
+) -> [F; 16] {
+    DecBrw::stream_values(c, p, msg)
+}
+
 /// Which prime-field function, with its per-message state.
 #[derive(Clone)]
 enum Kind<F: SimdPrime> {

@@ -187,6 +187,46 @@ entry!(
     X8
 );
 
+/// The stream values of c-decBRWHash of a whole message on a backend's lanes (multi-core
+/// hashing joins pieces stream by stream).
+#[cfg(feature = "parallel")]
+macro_rules! streams_entry {
+    ($feature:literal, $name:ident, $state:ident, $lanes:ident) => {
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $name<F: X86Lanes>(p: &Powers<F>, msg: &[u8]) -> [F; 16] {
+            $state::<F, F::$lanes>::stream_values(p, msg)
+        }
+    };
+}
+
+#[cfg(feature = "parallel")]
+streams_entry!("avx2", dec_streams_avx2, DecLanes, X4);
+#[cfg(feature = "parallel")]
+streams_entry!("avx512f", dec_streams_avx512, DecLanes, X8);
+#[cfg(feature = "parallel")]
+streams_entry!("avx512f", periods_streams_avx512, DecPeriods, X8);
+#[cfg(feature = "parallel")]
+streams_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    dec_streams_ifma4,
+    DecLanes,
+    I4
+);
+#[cfg(feature = "parallel")]
+streams_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    dec_streams_ifma8,
+    DecLanes,
+    I8
+);
+#[cfg(feature = "parallel")]
+streams_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    periods_streams_ifma8,
+    DecPeriods,
+    I8
+);
+
 /// Hash2L and vecHash2L on PCLMULQDQ: the generic `BinHasher` over `Gf128c` / `Gf256c`.
 /// polyHash / Poly1305 of a whole message with exact lane powers (`construct::poly_exact`):
 /// `xw` = x^1 .. x^8 from a key, or `None` to compute them here; `table` a key's cached

@@ -1,0 +1,164 @@
+//! `Key::hash_parallel` equals `Key::hash` (SPEC.md 5.11): every function, lengths at the
+//! splitting points (BRW's powers of two, super-blocks, pieces), pools of 2 and 3 threads.
+
+use brwhash::{Algorithm, Backend, Key, Mac, PARALLEL_THRESHOLD};
+
+fn message(n: usize, seed: u8) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u32).wrapping_mul(2654435761).rotate_right(13) as u8 ^ seed)
+        .collect()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// Lengths past the threshold: block counts 2^k - 1, 2^k, 2^k + 1 for both block sizes, a
+/// super-block boundary, odd tails.
+fn lengths() -> Vec<usize> {
+    let mut v = vec![
+        PARALLEL_THRESHOLD,
+        PARALLEL_THRESHOLD + 1,
+        3 * PARALLEL_THRESHOLD + 77,
+    ];
+    for block in [15usize, 16, 32] {
+        for blocks in [(1 << 17) - 1, 1 << 17, (1 << 17) + 1, (1 << 18) + 5] {
+            v.push(blocks * block);
+            v.push(blocks * block - 3);
+        }
+    }
+    v.push(496 * 4096 + 1);
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn every_function_equals_sequential() {
+    let two = pool(2);
+    let msgs: Vec<Vec<u8>> = lengths().into_iter().map(|n| message(n, n as u8)).collect();
+    for alg in Algorithm::all() {
+        let k: Vec<u8> = (0..alg.key_len()).map(|i| 0xa5 ^ (i as u8 * 7)).collect();
+        let key = Key::new(alg, &k).unwrap();
+        for m in &msgs {
+            let want = key.hash(m);
+            assert_eq!(
+                two.install(|| key.hash_parallel(m)),
+                want,
+                "{alg} n={}",
+                m.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn thread_counts_backends_and_extreme_keys() {
+    let msg = message(5 * PARALLEL_THRESHOLD + 4321, 9);
+    let algs = [
+        "Poly1305",
+        "polyHash1271",
+        "BRWHash1305",
+        "3-BRWHash1271",
+        "4-2LHash1305",
+        "4-Hash1271",
+        "4-decBRWHash1305",
+        "8-decBRWHash1271",
+        "5-decBRWHash1305",
+        "Hash2L128",
+        "Hash2L256",
+    ];
+    for name in algs {
+        let alg: Algorithm = name.parse().unwrap();
+        for fill in [0x00u8, 0xff] {
+            let k = vec![fill; alg.key_len()];
+            for backend in Backend::ALL.into_iter().filter(|b| b.check(alg).is_ok()) {
+                let key = Key::with_backend(alg, &k, backend).unwrap();
+                let want = key.hash(&msg);
+                for threads in [1, 2, 3] {
+                    let got = pool(threads).install(|| key.hash_parallel(&msg));
+                    assert_eq!(got, want, "{alg} {backend} threads={threads} key={fill:#x}");
+                }
+            }
+        }
+        let ones = vec![0xffu8; msg.len()];
+        let key = Key::new(alg, &vec![0x3c; alg.key_len()]).unwrap();
+        assert_eq!(
+            pool(2).install(|| key.hash_parallel(&ones)),
+            key.hash(&ones),
+            "{alg}"
+        );
+        if let Some(n) = alg.mac_key_len() {
+            let mac = Mac::new(alg, &vec![0x77; n]).unwrap();
+            let tag = pool(2).install(|| mac.tag_parallel(&msg));
+            assert_eq!(tag, mac.tag(&msg), "{alg} mac");
+            assert!(pool(2).install(|| mac.verify_parallel(&msg, tag.as_ref())));
+        }
+    }
+}
+
+#[test]
+fn one_shot_parallel() {
+    let msg = message(2 * PARALLEL_THRESHOLD + 5, 1);
+    for name in ["Poly1305", "4-decBRWHash1305", "Hash2L128", "vecHash2L128"] {
+        let alg: Algorithm = name.parse().unwrap();
+        let k = vec![0x42; alg.key_len()];
+        let got = pool(2)
+            .install(|| brwhash::hash_parallel(alg, &k, &msg))
+            .unwrap();
+        assert_eq!(got, brwhash::hash(alg, &k, &msg).unwrap(), "{alg}");
+        assert!(brwhash::hash_parallel(alg, &k[1..], &msg).is_err());
+    }
+}
+
+/// `hash_parallel_read_at` (pieces read by each thread) equals `hash`, on 1 and 2 threads
+/// (one thread streams), and a read error is returned, not a digest.
+#[test]
+fn positioned_reader() {
+    let msg = message(3 * PARALLEL_THRESHOLD + 999, 3);
+    let read_at = |offset: u64, buf: &mut [u8]| {
+        let o = offset as usize;
+        buf.copy_from_slice(&msg[o..o + buf.len()]);
+        Ok(())
+    };
+    let failing = |offset: u64, buf: &mut [u8]| {
+        if offset as usize + buf.len() > 2 * PARALLEL_THRESHOLD {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        read_at(offset, buf)
+    };
+    for name in [
+        "Poly1305",
+        "4-decBRWHash1305",
+        "3-BRWHash1271",
+        "5-Hash1305",
+        "Hash2L256",
+        "vecHash2L128",
+    ] {
+        let alg: Algorithm = name.parse().unwrap();
+        let key = Key::new(alg, &vec![0x24; alg.key_len()]).unwrap();
+        let want = key.hash(&msg);
+        for threads in [1, 2] {
+            let got =
+                pool(threads).install(|| key.hash_parallel_read_at(msg.len() as u64, &read_at));
+            assert_eq!(got.unwrap(), want, "{alg} threads={threads}");
+            let err =
+                pool(threads).install(|| key.hash_parallel_read_at(msg.len() as u64, &failing));
+            assert_eq!(
+                err.unwrap_err().to_string(),
+                "disk on fire",
+                "{alg} threads={threads}"
+            );
+        }
+        if let Some(n) = alg.mac_key_len() {
+            let mac = Mac::new(alg, &vec![0x31; n]).unwrap();
+            let tag = pool(2).install(|| mac.tag_parallel_read_at(msg.len() as u64, &read_at));
+            assert_eq!(tag.unwrap(), mac.tag(&msg), "{alg} mac");
+        }
+    }
+    let key = Key::new(Algorithm::POLY1305, &[1; 32]).unwrap();
+    assert!(key.hash_parallel_read_at(1 << 61, &read_at).is_err());
+}
