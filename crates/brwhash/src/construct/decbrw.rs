@@ -568,21 +568,19 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     /// The value v of a whole message: no buffer but the last partial vector block's.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        let table = Splat::<F, V>::new(p);
-        let mut periods = Periods::<V>::default();
-        let rest = periods.run(&table, msg);
-        let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;
-        let mut last = [0u8; 4 * 16];
-        let tail = &rest[whole..];
-        last[..tail.len()].copy_from_slice(tail);
-        let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
-        periods.finish(p, &rest[..whole], last, msg.len() as u64)
+        let values = Self::whole_values(p, msg);
+        let n = msg.len() as u64;
+        combine(
+            p,
+            &values[..4],
+            n.div_ceil(F::BLOCK as u64),
+            F::from_u64(n.wrapping_mul(8)),
+        )
     }
 
-    /// The four stream values of a whole message (multi-core hashing joins them per stream).
-    #[cfg(feature = "parallel")]
+    /// The four stream values of a whole message, before `combine`.
     #[inline(always)]
-    pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
+    fn whole_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
         let table = Splat::<F, V>::new(p);
         let mut periods = Periods::<V>::default();
         let rest = periods.run(&table, msg);
@@ -592,5 +590,12 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
         last[..tail.len()].copy_from_slice(tail);
         let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
         periods.values(p, &rest[..whole], last)
+    }
+
+    /// The four stream values of a whole message (multi-core hashing joins them per stream).
+    #[cfg(feature = "parallel")]
+    #[inline(always)]
+    pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
+        Self::whole_values(p, msg)
     }
 }
