@@ -36,7 +36,8 @@ key, digest and MAC key sizes). <p> is 1271 (arithmetic modulo 2^127 - 1) or 130
                                   arguments are the components of ONE vector
 
 KEYS: give exactly one of --key HEX or --key-file PATH. A key on the command line is visible
-to other users of the machine (ps, /proc) and stays in your shell history: prefer --key-file.
+to other users of the machine (ps, /proc) and stays in your shell history: prefer --key-file
+(--key prints a warning on stderr).
 A key file holds either the raw key bytes or hex text. The rule: if the file's size equals the
 expected key size in bytes it is taken as raw bytes; otherwise surrounding whitespace (such
 as a trailing newline) is trimmed and the rest is decoded as hex (no inner whitespace). A file

@@ -24,6 +24,11 @@ use cli::{CheckArgs, Cli, Command, CommonArgs};
 use input::{Access, Keyed, Reader};
 use util::{error_line, io_message, Report, Stop};
 
+/// Printed (to stderr) whenever `--key` is used: a key in argv is readable by every user of
+/// the machine through `ps` and `/proc/PID/cmdline`, and stays in shell history.
+const KEY_ON_COMMAND_LINE: &str = "warning: --key puts the key on the command line, where other \
+     users can read it (ps, /proc) and shell history keeps it; prefer --key-file";
+
 fn main() -> ExitCode {
     // Usage errors exit with status 2, --help and --version with 0.
     let cli = Cli::parse();
@@ -146,6 +151,10 @@ fn run_hash(
         (false, None) => Keyed::Digest(Key::new(alg, &key)?),
     };
     drop(key);
+    // After the arguments are checked, so that an argument error stays a single line.
+    if args.key.is_some() {
+        error_line(KEY_ON_COMMAND_LINE);
+    }
     let mut reader = Reader::new(
         &keyed,
         args.threads.map(|n| n as usize),

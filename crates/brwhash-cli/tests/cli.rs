@@ -34,6 +34,10 @@ fn keyed(sub: &str, alg: &str, key_hex: &str) -> Command {
     cmd
 }
 
+/// What `--key` prints on stderr once the arguments are accepted.
+const KEY_WARNING: &str = "brwhash: warning: --key puts the key on the command line, where other \
+     users can read it (ps, /proc) and shell history keeps it; prefer --key-file\n";
+
 /// `brwhash <sub> --alg <alg> --key-file <key_file>`, likewise.
 fn keyed_by_file(sub: &str, alg: &str, key_file: &str) -> Command {
     let mut cmd = brwhash();
@@ -96,6 +100,18 @@ fn digest_hex(alg: &str, key: &str, data: &[u8]) -> String {
 fn digest_of_a_file() {
     let dir = dir_with(&[("m16", &msg(16))]);
     keyed("digest", "polyHash1305", K16)
+        .current_dir(dir.path())
+        .arg("m16")
+        .assert()
+        .success()
+        .stdout("9218082329daf53b6c468af74d4db545  m16\n")
+        .stderr(KEY_WARNING);
+}
+
+#[test]
+fn a_key_file_gives_no_warning() {
+    let dir = dir_with(&[("m16", &msg(16)), ("k", &unhex(K16))]);
+    keyed_by_file("digest", "polyHash1305", "k")
         .current_dir(dir.path())
         .arg("m16")
         .assert()
@@ -504,7 +520,7 @@ fn mac_mode_matches_the_library() {
             .assert()
             .success()
             .stdout(format!("{}  -\n", expected.to_hex()))
-            .stderr("");
+            .stderr(KEY_WARNING);
     }
 }
 
@@ -537,7 +553,7 @@ fn vechash2l_mac_and_verify() {
         .assert()
         .success()
         .stdout(format!("{tag}  a b\n"))
-        .stderr("");
+        .stderr(KEY_WARNING);
     keyed("verify", "vecHash2L256", &hex::encode(&key))
         .current_dir(dir.path())
         .args(["--tag", &tag, "a", "b"])
@@ -569,12 +585,12 @@ fn verify_ok_failed_and_unreadable() {
         .assert()
         .code(0)
         .stdout("good: OK\n")
-        .stderr("");
+        .stderr(KEY_WARNING);
     verify(&["bad"])
         .assert()
         .code(1)
         .stdout("bad: FAILED\n")
-        .stderr("");
+        .stderr(KEY_WARNING);
     verify(&["good", "bad"])
         .assert()
         .code(1)
@@ -809,7 +825,7 @@ fn missing_file_and_directory_do_not_stop_the_others() {
         .code(2)
         .stdout(expected)
         .stderr(
-            predicate::str::is_match("^brwhash: missing: [^\n]+\nbrwhash: sub: [^\n]+\n$").unwrap(),
+            predicate::str::is_match("^brwhash: warning: --key [^\n]+\nbrwhash: missing: [^\n]+\nbrwhash: sub: [^\n]+\n$").unwrap(),
         );
 }
 
@@ -1003,7 +1019,7 @@ fn closed_stdout_does_not_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+    assert_eq!(stderr, KEY_WARNING);
 }
 
 #[test]
@@ -1102,7 +1118,7 @@ fn mmap_stream_stdin_and_thread_counts_agree() {
                 .assert()
                 .success()
                 .stdout(expected.clone())
-                .stderr("");
+                .stderr(KEY_WARNING);
         }
         keyed("digest", alg, &hex::encode(&key))
             .write_stdin(data.clone())
@@ -1261,7 +1277,7 @@ fn check_all_ok() {
         .assert()
         .success()
         .stdout("a: OK\nwith  two spaces: OK\nc: OK\n")
-        .stderr("");
+        .stderr(KEY_WARNING);
     // -c -, --quiet, the `*` marker, comments, blank lines and CRLF.
     let altered = format!(
         "# made by brwhash\n\n{}",
@@ -1274,7 +1290,7 @@ fn check_all_ok() {
         .assert()
         .success()
         .stdout("")
-        .stderr("");
+        .stderr(KEY_WARNING);
 }
 
 #[test]
@@ -1290,7 +1306,7 @@ fn check_mismatch_missing_and_malformed() {
         .assert()
         .code(1)
         .stdout("a: OK\nb: FAILED\n")
-        .stderr("brwhash: WARNING: 1 computed checksum did NOT match\n");
+        .stderr(KEY_WARNING.to_string() + "brwhash: WARNING: 1 computed checksum did NOT match\n");
     // A missing file: status 2, FAILED open or read.
     let missing = format!("{list}{}  gone\n", digest_hex("4-decBRWHash1305", K16, b""));
     keyed("digest", "4-decBRWHash1305", K16)
@@ -1301,7 +1317,8 @@ fn check_mismatch_missing_and_malformed() {
         .code(2)
         .stdout("a: OK\nb: FAILED\ngone: FAILED open or read\n")
         .stderr(
-            "brwhash: gone: No such file or directory\n\
+            KEY_WARNING.to_string()
+                + "brwhash: gone: No such file or directory\n\
              brwhash: WARNING: 1 listed file could not be read\n\
              brwhash: WARNING: 1 computed checksum did NOT match\n",
         );
@@ -1555,7 +1572,7 @@ fn progress_bar_never_on_a_pipe() {
             .assert()
             .success()
             .stdout(expected.clone())
-            .stderr("");
+            .stderr(KEY_WARNING);
     }
 }
 
