@@ -13,11 +13,11 @@
 //! - c-decBRWHash: every stream by the BRW split, on the backend's lanes (all streams of a
 //!   piece at once), then the streams' Horner in x^D.
 //! - Hash2L at super-blocks, joined by Horner in x^32: x^2 acc(piece) = digest(piece) + x L
-//!   (a binary digest is the whole field element).
+//!   (a binary digest is the whole field element); vecHash2L of the one-component vector
+//!   (M) the same way, the component count's term x * x^(8B-8) taken out and put back.
 //!
 //! Pieces of about [`PIECE`] bytes go to rayon's current pool and are joined in the field,
 //! so the digest is byte-identical to [`Key::hash`] for every length and thread count.
-//! vecHash2L vectors are hashed on the calling thread.
 //!
 //! The bytes come from memory or from a positioned reader (`hash_parallel_read_at`: a file
 //! read by every thread into its own small buffer, which beats a memory map's page faults).
@@ -135,7 +135,9 @@ impl Key {
     /// [`Key::hash`] on all threads of rayon's current pool, byte-identical to it (cargo
     /// feature `parallel`). Choose the thread count with your own pool:
     /// `pool.install(|| key.hash_parallel(msg))`. Messages below [`PARALLEL_THRESHOLD`]
-    /// bytes, vecHash2L, and a pool of one thread hash on the calling thread.
+    /// bytes and a pool of one thread hash on the calling thread (as do c-decBRWHash keys on
+    /// a backend without SIMD lanes for c, such as `scalar`). For vecHash2L `msg` is the
+    /// one-component vector `(msg)`, as in [`Key::hash`].
     ///
     /// ```
     /// use brwhash::{Algorithm, Key};
@@ -206,12 +208,9 @@ impl Key {
     }
 
     /// Whether a message of `len` bytes is split into pieces here: long enough, several
-    /// threads, not a vector, and (c-decBRWHash) a backend with stream values for it.
+    /// threads, and (c-decBRWHash) a backend with stream values for it.
     fn splits(&self, len: usize) -> bool {
-        if len < PARALLEL_THRESHOLD
-            || rayon::current_num_threads() < 2
-            || self.algorithm().is_vector()
-        {
+        if len < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
             return false;
         }
         match (self.algorithm().family(), self.powers()) {
@@ -507,12 +506,28 @@ fn binary<F: BinaryField + Send + Sync>(key: &Key, x: F, src: Source<'_>) -> Dig
         b[..8].copy_from_slice(&(n as u64).wrapping_mul(8).to_le_bytes());
         F::from_bytes(&b[..F::BYTES])
     };
+    // vecHash2L of the one-component vector (M) is Hash2L(M) + x * x^(8B-8): the component
+    // count k = 1 in the top byte of the length block (SPEC.md 5.10).
+    let count = if key.algorithm().is_vector() {
+        let mut b = [0u8; 32];
+        b[F::BYTES - 1] = 1;
+        x.mul(F::from_bytes(&b[..F::BYTES]))
+    } else {
+        F::from_bytes(&[0u8; 32][..F::BYTES])
+    };
     let unit = 31 * F::BYTES;
-    let value = |m: &[u8]| F::from_bytes(key.hash(m).as_bytes()).add(x.mul(length(m.len())));
+    let value = |m: &[u8]| {
+        F::from_bytes(key.hash(m).as_bytes())
+            .add(x.mul(length(m.len())))
+            .add(count)
+    };
     let x32 = bpow(x, 32);
     let x2acc = horner_join(src, unit, &value, |bytes| bpow(x32, bytes.div_ceil(unit)));
     let mut out = [0u8; 32];
-    x2acc.add(x.mul(length(src.len()))).write_bytes(&mut out);
+    x2acc
+        .add(x.mul(length(src.len())))
+        .add(count)
+        .write_bytes(&mut out);
     Digest::new(&out[..F::BYTES])
 }
 

@@ -70,6 +70,8 @@ fn thread_counts_backends_and_extreme_keys() {
         "5-decBRWHash1305",
         "Hash2L128",
         "Hash2L256",
+        "vecHash2L128",
+        "vecHash2L256",
     ];
     for name in algs {
         let alg: Algorithm = name.parse().unwrap();
