@@ -55,6 +55,17 @@ where
     }
 }
 
+/// Runs `f(parallel)` on `threads` threads: 1 on the calling thread (`parallel` false: the
+/// sequential calls), otherwise through `brwhash::with_threads` (0: one thread per core),
+/// where `f` calls the library's `*_parallel` functions.
+fn with_threads<T: Send>(threads: usize, f: impl FnOnce(bool) -> T + Send) -> PyResult<T> {
+    if threads == 1 {
+        return Ok(f(false));
+    }
+    brwhash::with_threads(threads, || f(true))
+        .map_err(|e| PyValueError::new_err(format!("threads={threads}: {e}")))
+}
+
 /// The bytes of a Python input: borrowed from a `bytes` object, or copied from another buffer.
 enum Input<'a> {
     Borrowed(&'a [u8]),
@@ -168,11 +179,18 @@ fn key_for(alg: Algorithm, key: &[u8], backend: Option<Backend>) -> PyResult<brw
 }
 
 fn mac_for(alg: Algorithm, key: &[u8], backend: Option<Backend>) -> PyResult<brwhash::Mac> {
+    mac_for_parts(alg, key, backend).map_err(value_error)
+}
+
+fn mac_for_parts(
+    alg: Algorithm,
+    key: &[u8],
+    backend: Option<Backend>,
+) -> Result<brwhash::Mac, brwhash::Error> {
     match backend {
         Some(b) => brwhash::Mac::with_backend(alg, key, b),
         None => brwhash::Mac::new(alg, key),
     }
-    .map_err(value_error)
 }
 
 /// One-shot digest of `data` under the hash key `key`.
@@ -183,18 +201,23 @@ fn mac_for(alg: Algorithm, key: &[u8], backend: Option<Backend>) -> PyResult<brw
 /// `digest_vector`). `backend` forces a backend (see `backends()`); by default the fastest
 /// one is used, or the one named by the BRWHASH_BACKEND environment variable.
 ///
+/// `threads`: 1 (the default) hashes on the calling thread; 0 on all cores (`AUTO`); n on n
+/// threads. Messages of `PARALLEL_THRESHOLD` bytes or more are then split between threads;
+/// the digest is the same for every thread count.
+///
 /// Raises ValueError for an unknown algorithm or backend, a backend that cannot run here, or
 /// a key of the wrong length; TypeError for str or non-buffer arguments.
 #[pyfunction]
-#[pyo3(signature = (alg, key, data, *, backend = None))]
+#[pyo3(signature = (alg, key, data, *, backend = None, threads = 1))]
 fn digest<'py>(
     py: Python<'py>,
     alg: &str,
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let out = digest_bytes(py, alg, key, data, backend)?;
+    let out = digest_bytes(py, alg, key, data, backend, threads)?;
     Ok(PyBytes::new(py, out.as_bytes()))
 }
 
@@ -204,30 +227,40 @@ fn digest_bytes(
     key: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<brwhash::Digest> {
     let alg = parse_alg(alg)?;
     let backend = parse_backend(backend)?;
     let key = key_input(key)?;
     let data = input(data, "data")?;
     let (k, d) = (key.bytes(), data.bytes());
-    maybe_detach(py, d.len(), || match backend {
-        Some(b) => brwhash::hash_with_backend(alg, b, k, d),
-        None => brwhash::hash(alg, k, d),
-    })
-    .map_err(value_error)
+    maybe_detach(py, d.len(), || {
+        with_threads(threads, |parallel| {
+            match (backend, parallel) {
+                (Some(b), false) => brwhash::hash_with_backend(alg, b, k, d),
+                (None, false) => brwhash::hash(alg, k, d),
+                (Some(b), true) => {
+                    brwhash::Key::with_backend(alg, k, b).map(|key| key.hash_parallel(d))
+                }
+                (None, true) => brwhash::hash_parallel(alg, k, d),
+            }
+            .map_err(value_error)
+        })
+    })?
 }
 
 /// Like `digest`, as a string of lower-case hex digits.
 #[pyfunction]
-#[pyo3(signature = (alg, key, data, *, backend = None))]
+#[pyo3(signature = (alg, key, data, *, backend = None, threads = 1))]
 fn hexdigest(
     py: Python<'_>,
     alg: &str,
     key: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<String> {
-    Ok(digest_bytes(py, alg, key, data, backend)?.to_hex())
+    Ok(digest_bytes(py, alg, key, data, backend, threads)?.to_hex())
 }
 
 /// One-shot vecHash2L128 / vecHash2L256 digest of a vector of 1 to 255 byte strings.
@@ -264,26 +297,38 @@ fn digest_vector<'py>(
 /// 2^128) or XOR s (binary fields).
 ///
 /// A MAC key must never authenticate two different messages. Poly1305 has no MAC mode (it
-/// already is a MAC: use `digest`): a ValueError. Other errors as for `digest`.
+/// already is a MAC: use `digest`): a ValueError. `threads` as for `digest`; other errors as
+/// for `digest`.
 #[pyfunction]
-#[pyo3(signature = (alg, key, data, *, backend = None))]
+#[pyo3(signature = (alg, key, data, *, backend = None, threads = 1))]
 fn mac<'py>(
     py: Python<'py>,
     alg: &str,
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let alg = parse_alg(alg)?;
     let backend = parse_backend(backend)?;
     let key = key_input(key)?;
     let data = input(data, "data")?;
     let (k, d) = (key.bytes(), data.bytes());
-    let tag = maybe_detach(py, d.len(), || match backend {
-        None => brwhash::mac(alg, k, d),
-        Some(b) => brwhash::Mac::with_backend(alg, k, b).map(|m| m.tag(d)),
-    })
-    .map_err(value_error)?;
+    let tag = maybe_detach(py, d.len(), || {
+        with_threads(threads, |parallel| {
+            match (backend, parallel) {
+                (None, false) => brwhash::mac(alg, k, d),
+                (b, parallel) => mac_for_parts(alg, k, b).map(|m| {
+                    if parallel {
+                        m.tag_parallel(d)
+                    } else {
+                        m.tag(d)
+                    }
+                }),
+            }
+            .map_err(value_error)
+        })
+    })??;
     Ok(PyBytes::new(py, tag.as_bytes()))
 }
 
@@ -567,6 +612,28 @@ struct PyMac {
     alg: Algorithm,
 }
 
+impl PyMac {
+    fn tag_of(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        threads: usize,
+    ) -> PyResult<brwhash::Tag> {
+        let data = input(data, "data")?;
+        let d = data.bytes();
+        let m = &*self.inner;
+        maybe_detach(py, d.len(), || {
+            with_threads(threads, |parallel| {
+                if parallel {
+                    m.tag_parallel(d)
+                } else {
+                    m.tag(d)
+                }
+            })
+        })
+    }
+}
+
 #[pymethods]
 impl PyMac {
     /// A MAC key for `alg` from `mac_key_size(alg)` bytes tau || s (ValueError for Poly1305,
@@ -584,36 +651,48 @@ impl PyMac {
         })
     }
 
-    /// The tag of the bytes-like `data` (for vecHash2L: of the one-component vector).
-    fn tag<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-        let data = input(data, "data")?;
-        let d = data.bytes();
-        let m = &*self.inner;
-        let tag = maybe_detach(py, d.len(), || m.tag(d));
+    /// The tag of the bytes-like `data` (for vecHash2L: of the one-component vector);
+    /// `threads` as for `digest`.
+    #[pyo3(signature = (data, *, threads = 1))]
+    fn tag<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let tag = self.tag_of(py, data, threads)?;
         Ok(PyBytes::new(py, tag.as_bytes()))
     }
 
     /// Like `tag`, as lower-case hex.
-    fn hextag(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
-        let data = input(data, "data")?;
-        let d = data.bytes();
-        let m = &*self.inner;
-        Ok(maybe_detach(py, d.len(), || m.tag(d)).to_hex())
+    #[pyo3(signature = (data, *, threads = 1))]
+    fn hextag(&self, py: Python<'_>, data: &Bound<'_, PyAny>, threads: usize) -> PyResult<String> {
+        Ok(self.tag_of(py, data, threads)?.to_hex())
     }
 
     /// Whether `tag` is the tag of `data`: recomputed and compared in constant time. False
-    /// for a tag of the wrong length; TypeError for a str.
+    /// for a tag of the wrong length; TypeError for a str. `threads` as for `digest`.
+    #[pyo3(signature = (data, tag, *, threads = 1))]
     fn verify(
         &self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
         tag: &Bound<'_, PyAny>,
+        threads: usize,
     ) -> PyResult<bool> {
         let data = input(data, "data")?;
         let tag = input(tag, "tag")?;
         let (d, t) = (data.bytes(), tag.bytes());
         let m = &*self.inner;
-        Ok(maybe_detach(py, d.len(), || m.verify(d, t)))
+        maybe_detach(py, d.len(), || {
+            with_threads(threads, |parallel| {
+                if parallel {
+                    m.verify_parallel(d, t)
+                } else {
+                    m.verify(d, t)
+                }
+            })
+        })
     }
 
     /// The tag of a vecHash2L vector (an iterable of 1 to 255 bytes-like objects).
@@ -701,6 +780,8 @@ impl PyMac {
 fn _brwhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("RELEASE_GIL_AT", RELEASE_GIL_AT)?;
+    m.add("PARALLEL_THRESHOLD", brwhash::PARALLEL_THRESHOLD)?;
+    m.add("AUTO", 0usize)?;
     m.add_class::<PyHasher>()?;
     m.add_class::<PyMac>()?;
     m.add_function(wrap_pyfunction!(digest, m)?)?;

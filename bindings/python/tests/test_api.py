@@ -543,3 +543,38 @@ def test_large_inputs_release_the_gil():
     h = brwhash.Hasher("Hash2L128", KEY)
     assert _runs_beside(lambda: h.update(data))
     assert h.digest() == brwhash.digest("Hash2L128", KEY, data)
+
+
+@pytest.mark.parametrize("alg", ["Poly1305", "4-decBRWHash1305", "Hash2L128", "vecHash2L256"])
+def test_threads_option_gives_the_same_output(alg: str):
+    data = bytes((i * 131 + 7) % 251 for i in range(2 * brwhash.PARALLEL_THRESHOLD + 12345))
+    key = bytes(range(1, brwhash.key_size(alg) + 1))
+    want = brwhash.digest(alg, key, data)
+    for threads in (1, 2, 3, brwhash.AUTO):
+        assert brwhash.digest(alg, key, data, threads=threads) == want, threads
+        assert brwhash.hexdigest(alg, key, data, threads=threads) == want.hex(), threads
+        for backend in brwhash.backends(alg):
+            got = brwhash.digest(alg, key, data, backend=backend, threads=threads)
+            assert got == want, (threads, backend)
+    n = brwhash.mac_key_size(alg)
+    if n is not None:
+        mkey = bytes(range(2, n + 2))
+        tag = brwhash.mac(alg, mkey, data)
+        m = brwhash.Mac(alg, mkey)
+        for threads in (1, 2, brwhash.AUTO):
+            assert brwhash.mac(alg, mkey, data, threads=threads) == tag
+            assert m.tag(data, threads=threads) == tag
+            assert m.hextag(data, threads=threads) == tag.hex()
+            assert m.verify(data, tag, threads=threads)
+            assert not m.verify(data[:-1], tag, threads=threads)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_threads_option_starts_a_pool():
+    # A pool of n threads is started on first use and kept: the process gains n threads.
+    data = bytes(2 * brwhash.PARALLEL_THRESHOLD)
+    before = len(os.listdir("/proc/self/task"))
+    brwhash.digest("polyHash1305", bytes(16), data, threads=7)
+    assert len(os.listdir("/proc/self/task")) >= before + 7
+    with pytest.raises(OverflowError):
+        brwhash.digest("polyHash1305", bytes(16), data, threads=-1)

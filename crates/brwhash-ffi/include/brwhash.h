@@ -220,6 +220,26 @@ int brwhash_hash_with_backend(const char *alg,
                               size_t out_len);
 
 /**
+ * `brwhash_hash_with_backend` on several threads: `threads` 1 hashes on the calling thread,
+ * 0 on one thread per core, n on a pool of n threads (started on first use and kept).
+ * Messages from 1 MiB on are split between the threads; the digest is the same for every
+ * thread count. `BRWHASH_ERR_OTHER` if a pool's threads cannot be started.
+ *
+ * # Safety
+ * As for `brwhash_hash_with_backend`; the buffers must stay valid and unchanged until the
+ * call returns (other threads read `msg`).
+ */
+int brwhash_hash_parallel(const char *alg,
+                          const char *backend,
+                          const uint8_t *key,
+                          size_t key_len,
+                          const uint8_t *msg,
+                          size_t msg_len,
+                          size_t threads,
+                          uint8_t *out,
+                          size_t out_len);
+
+/**
  * The vecHash2L digest of the vector of `count` components (1..=255): component i is
  * `part_lens[i]` bytes at `parts[i]`. `BRWHASH_ERR_NOT_VECTOR` for other algorithms.
  *
@@ -254,6 +274,21 @@ int brwhash_mac(const char *alg,
                 size_t msg_len,
                 uint8_t *out,
                 size_t out_len);
+
+/**
+ * `brwhash_mac` on several threads (`threads` as for `brwhash_hash_parallel`).
+ *
+ * # Safety
+ * As for `brwhash_hash_parallel`.
+ */
+int brwhash_mac_parallel(const char *alg,
+                         const uint8_t *key,
+                         size_t key_len,
+                         const uint8_t *msg,
+                         size_t msg_len,
+                         size_t threads,
+                         uint8_t *out,
+                         size_t out_len);
 
 /**
  * Checks the MAC tag of `msg` in constant time: `BRWHASH_OK` when `tag` (`tag_len` bytes) is

@@ -537,6 +537,60 @@ pub unsafe extern "C" fn brwhash_hash_with_backend(
     })
 }
 
+/// `brwhash_hash_with_backend` on several threads: `threads` 1 hashes on the calling thread,
+/// 0 on one thread per core, n on a pool of n threads (started on first use and kept).
+/// Messages from 1 MiB on are split between the threads; the digest is the same for every
+/// thread count. `BRWHASH_ERR_OTHER` if a pool's threads cannot be started.
+///
+/// # Safety
+/// As for `brwhash_hash_with_backend`; the buffers must stay valid and unchanged until the
+/// call returns (other threads read `msg`).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn brwhash_hash_parallel(
+    alg: *const c_char,
+    backend: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    threads: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
+        let a = unsafe { algorithm(alg) }?;
+        // SAFETY: `backend` is NULL or a NUL-terminated string (caller's contract).
+        let b = unsafe { self::backend(backend) }?;
+        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
+        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
+        let m = unsafe { message(msg, msg_len) }?;
+        check_out(out, out_len, a)?;
+        let key = match b {
+            Some(b) => Key::with_backend(a, k, b)?,
+            None => Key::new(a, k)?,
+        };
+        let d = on_threads(threads, || key.hash_parallel(m), || key.hash(m))?;
+        // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
+        Ok(unsafe { write_digest(&d, out, out_len) }?)
+    })
+}
+
+/// `parallel` on `threads` threads (0: one per core) through `brwhash::with_threads`, or
+/// `sequential` on the calling thread for 1.
+fn on_threads<T: Send>(
+    threads: usize,
+    parallel: impl FnOnce() -> T + Send,
+    sequential: impl FnOnce() -> T,
+) -> Result<T, Code> {
+    if threads == 1 {
+        return Ok(sequential());
+    }
+    brwhash::with_threads(threads, parallel).map_err(|_| BRWHASH_ERR_OTHER)
+}
+
 /// Checks an output buffer before the work: NULL, or shorter than `alg`'s digest.
 fn check_out(out: *mut u8, out_len: usize, alg: Algorithm) -> Result<(), Code> {
     if out.is_null() {
@@ -611,6 +665,37 @@ pub unsafe extern "C" fn brwhash_mac(
         let m = unsafe { message(msg, msg_len) }?;
         check_out(out, out_len, a)?;
         let t = brwhash::mac(a, k, m)?;
+        // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
+        Ok(unsafe { write_digest(&t, out, out_len) }?)
+    })
+}
+
+/// `brwhash_mac` on several threads (`threads` as for `brwhash_hash_parallel`).
+///
+/// # Safety
+/// As for `brwhash_hash_parallel`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn brwhash_mac_parallel(
+    alg: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    threads: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
+        let a = unsafe { algorithm(alg) }?;
+        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
+        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
+        let m = unsafe { message(msg, msg_len) }?;
+        check_out(out, out_len, a)?;
+        let mac = Mac::new(a, k)?;
+        let t = on_threads(threads, || mac.tag_parallel(m), || mac.tag(m))?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&t, out, out_len) }?)
     })

@@ -68,7 +68,7 @@ pub use error::Error;
 pub use key::{Hasher, Key, MAX_COMPONENTS, MAX_MESSAGE_BYTES};
 pub use mac::Mac;
 #[cfg(feature = "parallel")]
-pub use parallel::{ReadAt, PARALLEL_THRESHOLD};
+pub use parallel::{with_threads, ReadAt, PARALLEL_THRESHOLD};
 
 /// One-shot digest of `msg` under `key` (for vecHash2L: of the one-component vector `(msg)`).
 /// Key powers are computed for this message's length only.

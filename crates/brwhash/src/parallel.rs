@@ -24,7 +24,7 @@
 
 use std::cell::RefCell;
 use std::io;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 
@@ -46,6 +46,44 @@ use crate::{Algorithm, Digest, Hasher, Key, Mac, Tag, MAX_MESSAGE_BYTES};
 /// # Ok::<(), brwhash::Error>(())
 /// ```
 pub const PARALLEL_THRESHOLD: usize = 1 << 20;
+
+/// Runs `f` on `threads` threads, for callers that take a thread count rather than a rayon
+/// pool (the CLI, the Python and C bindings): 0 on rayon's global pool (one thread per
+/// core), n on a pool of n threads that is started on first use and kept for later calls.
+/// The `*_parallel` calls inside `f` use that pool. An error only when a new pool's threads
+/// cannot be started.
+///
+/// ```
+/// use brwhash::{Algorithm, Key};
+/// let key = Key::new(Algorithm::HASH2L128, &[2u8; 16])?;
+/// let big = vec![1u8; 3 << 20];
+/// let d = brwhash::with_threads(2, || key.hash_parallel(&big)).expect("threads");
+/// assert_eq!(d, key.hash(&big));
+/// # Ok::<(), brwhash::Error>(())
+/// ```
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> io::Result<T> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    if threads == 0 {
+        return Ok(f());
+    }
+    let pool = {
+        let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+        match pools.iter().find(|(n, _)| *n == threads) {
+            Some((_, p)) => Arc::clone(p),
+            None => {
+                let p = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("brwhash-{i}"))
+                    .build()
+                    .map(Arc::new)
+                    .map_err(io::Error::other)?;
+                pools.push((threads, Arc::clone(&p)));
+                p
+            }
+        }
+    };
+    Ok(pool.install(f))
+}
 
 /// Bytes of message per task (rounded to the function's unit: a block, a super-block).
 const PIECE: usize = 1 << 19;

@@ -41,6 +41,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._brwhash import (
+    AUTO,
+    PARALLEL_THRESHOLD,
     RELEASE_GIL_AT,
     Hasher,
     Mac,
@@ -64,6 +66,8 @@ if TYPE_CHECKING:  # collections.abc.Buffer is Python 3.12+
     from typing_extensions import Buffer
 
 __all__ = [
+    "AUTO",
+    "PARALLEL_THRESHOLD",
     "RELEASE_GIL_AT",
     "Hasher",
     "Mac",

@@ -8,17 +8,28 @@ from typing_extensions import Buffer
 __version__: str
 RELEASE_GIL_AT: int
 """Inputs of this many bytes or more are hashed with the GIL released."""
+PARALLEL_THRESHOLD: int
+"""With ``threads`` other than 1, messages of this many bytes or more are split between
+threads; shorter ones are hashed on the calling thread."""
+AUTO: int
+"""``threads=AUTO`` (0): one thread per core."""
 
-def digest(alg: str, key: Buffer, data: Buffer, *, backend: str | None = None) -> bytes:
+def digest(
+    alg: str, key: Buffer, data: Buffer, *, backend: str | None = None, threads: int = 1
+) -> bytes:
     """One-shot digest of ``data`` under the hash key ``key`` (``key_size(alg)`` bytes).
 
     For Poly1305 the key is r || s and the digest is its tag. For vecHash2L, ``data`` is the
     one-component vector ``(data)``. ``backend`` forces a backend (see ``backends()``).
+    ``threads``: 1 hashes on the calling thread, ``AUTO`` (0) on all cores, n on n threads
+    (from ``PARALLEL_THRESHOLD`` bytes on); the digest is the same for every count.
     Raises ValueError (unknown algorithm or backend, backend unavailable, wrong key length)
     or TypeError (str or non-buffer argument).
     """
 
-def hexdigest(alg: str, key: Buffer, data: Buffer, *, backend: str | None = None) -> str:
+def hexdigest(
+    alg: str, key: Buffer, data: Buffer, *, backend: str | None = None, threads: int = 1
+) -> str:
     """Like ``digest``, as lower-case hex."""
 
 def digest_vector(
@@ -26,9 +37,12 @@ def digest_vector(
 ) -> bytes:
     """One-shot vecHash2L128 / vecHash2L256 digest of a vector of 1 to 255 byte strings."""
 
-def mac(alg: str, key: Buffer, data: Buffer, *, backend: str | None = None) -> bytes:
+def mac(
+    alg: str, key: Buffer, data: Buffer, *, backend: str | None = None, threads: int = 1
+) -> bytes:
     """One-shot one-time MAC tag of ``data`` under the key tau || s (``mac_key_size(alg)``
-    bytes). ValueError for Poly1305, which has no MAC mode (use ``digest``)."""
+    bytes). ValueError for Poly1305, which has no MAC mode (use ``digest``). ``threads`` as
+    for ``digest``."""
 
 def mac_vector(
     alg: str, key: Buffer, components: Iterable[Buffer], *, backend: str | None = None
@@ -113,13 +127,13 @@ class Mac:
     def __new__(cls, alg: str, key: Buffer, *, backend: str | None = None) -> Mac:
         """A MAC key for ``alg`` from ``mac_key_size(alg)`` bytes."""
 
-    def tag(self, data: Buffer) -> bytes:
-        """The tag of ``data``."""
+    def tag(self, data: Buffer, *, threads: int = 1) -> bytes:
+        """The tag of ``data`` (``threads`` as for ``digest``)."""
 
-    def hextag(self, data: Buffer) -> str:
+    def hextag(self, data: Buffer, *, threads: int = 1) -> str:
         """Like ``tag``, as lower-case hex."""
 
-    def verify(self, data: Buffer, tag: Buffer) -> bool:
+    def verify(self, data: Buffer, tag: Buffer, *, threads: int = 1) -> bool:
         """Whether ``tag`` is the tag of ``data`` (constant time; False on wrong length)."""
 
     def tag_vector(self, components: Iterable[Buffer]) -> bytes:
