@@ -207,12 +207,14 @@ impl<'k> Reader<'k> {
         bar: Option<ProgressBar>,
     ) -> Result<Digest, String> {
         use std::os::unix::fs::FileExt;
-        // The library has no progress hook: the bar only spins while all threads work.
-        if let Some(bar) = &bar {
-            bar.set_style(spinner_style());
-            bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        }
-        let read = |offset: u64, buf: &mut [u8]| file.read_exact_at(buf, offset);
+        // Every thread reads a piece just before hashing it: the bytes read are the progress.
+        let read = |offset: u64, buf: &mut [u8]| {
+            file.read_exact_at(buf, offset)?;
+            if let Some(bar) = &bar {
+                bar.inc(buf.len() as u64);
+            }
+            Ok(())
+        };
         let keyed = self.keyed;
         let run = || match keyed {
             Keyed::Digest(key) => key.hash_parallel_read_at(len, &read),
@@ -230,7 +232,7 @@ impl<'k> Reader<'k> {
     fn hash_mapped(&self, map: &[u8], bar: Option<&ProgressBar>) -> Result<Digest, String> {
         #[cfg(feature = "parallel")]
         if !self.sequential {
-            // The library has no progress hook: the bar only spins while all threads work.
+            // A mapped file is hashed in place, with no hook to count bytes: the bar spins.
             if let Some(bar) = bar {
                 bar.set_style(spinner_style());
                 bar.enable_steady_tick(std::time::Duration::from_millis(120));
