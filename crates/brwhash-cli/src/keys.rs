@@ -13,10 +13,25 @@ use crate::util::io_message;
 const MAX_KEY_FILE: u64 = 64 * 1024;
 
 /// Hex, case-insensitive, no whitespace or prefix; `what` names the option in errors.
+/// Decoded in constant time (`base16ct`: no branch or lookup on a digit, as keys are secret);
+/// only text that is not hex is decoded again, by `hex`, to say where it goes wrong.
 pub fn decode_hex(text: &[u8], what: &str) -> Result<Zeroizing<Vec<u8>>, String> {
-    hex::decode(text)
-        .map(Zeroizing::new)
-        .map_err(|e| format!("{what}: not valid hex: {}", hex_error(&e)))
+    decode_ct(text).ok_or_else(|| format!("{what}: not valid hex: {}", why_not_hex(text)))
+}
+
+fn decode_ct(text: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+    base16ct::mixed::decode_vec(text).ok().map(Zeroizing::new)
+}
+
+/// What is wrong with text that is not hex (for the error message).
+fn why_not_hex(text: &[u8]) -> String {
+    match hex::decode(text) {
+        Ok(mut wiped) => {
+            zeroize::Zeroize::zeroize(&mut wiped);
+            "not hex".to_string()
+        }
+        Err(e) => hex_error(&e),
+    }
 }
 
 fn hex_error(e: &hex::FromHexError) -> String {
@@ -46,7 +61,8 @@ pub fn read_key_file(path: &Path, expected: usize) -> Result<Zeroizing<Vec<u8>>,
     if bytes.len() == expected {
         // By the rule this is a raw key; all-hex-digit content is almost surely hex text of a
         // key of half the size (a random raw key is all hex digits with chance < 2^-100).
-        if bytes.iter().all(u8::is_ascii_hexdigit) {
+        // (In constant time, like every look at key bytes.)
+        if decode_ct(&bytes).is_some() {
             crate::util::error_line(format_args!(
                 "warning: key file {name} has exactly {expected} bytes, so it is used as a raw \
                  key, but it looks like the hex text of a {}-byte key",
@@ -55,14 +71,13 @@ pub fn read_key_file(path: &Path, expected: usize) -> Result<Zeroizing<Vec<u8>>,
         }
         return Ok(bytes);
     }
-    hex::decode(bytes.trim_ascii())
-        .map(Zeroizing::new)
-        .map_err(|e| {
-            format!(
-                "key file {name}: has {} bytes, so it is not a raw {expected}-byte key, and it \
-                 is not hex text either ({})",
-                bytes.len(),
-                hex_error(&e)
-            )
-        })
+    let text = bytes.trim_ascii();
+    decode_ct(text).ok_or_else(|| {
+        format!(
+            "key file {name}: has {} bytes, so it is not a raw {expected}-byte key, and it is \
+             not hex text either ({})",
+            bytes.len(),
+            why_not_hex(text)
+        )
+    })
 }
