@@ -40,10 +40,11 @@ pub(crate) struct Clamped {
 }
 
 impl Clamped {
-    /// `r` must be clamped (`None` otherwise).
+    /// `r` must be clamped (`None` otherwise). Callers clamp r first, so the test is true
+    /// for every key; it is written without short-circuits all the same (r is secret).
     pub(crate) fn new(r: u128) -> Option<Clamped> {
         let (r0, r1) = (r as u64, (r >> 64) as u64);
-        (r0 >> 60 == 0 && r1 >> 60 == 0 && r1 & 3 == 0).then_some(Clamped {
+        ((r0 >> 60) | (r1 >> 60) | (r1 & 3) == 0).then_some(Clamped {
             r0,
             r1,
             s1: r1 + (r1 >> 2),
