@@ -11,6 +11,7 @@
 //! - [`peers`]: the other implementations, each checked against a reference at start-up.
 //! - [`suite`]: what to measure (a [`suite::Plan`]) and the measurement ([`suite::run`]).
 //! - [`report`]: the Markdown table, JSON and an SVG plot of the results.
+//! - [`ct`]: the dudect-style constant-time test of the `brwhash-ct` binary.
 //!
 //! `brwhash bench` (the CLI) drives this crate; `cargo bench -p brwhash-bench` runs the same
 //! rows under criterion. The peers need system libraries (feature `peers`, on by default;
@@ -19,6 +20,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ct;
 pub mod harness;
 pub mod machine;
 pub mod peers;
