@@ -403,7 +403,8 @@ impl FromStr for Algorithm {
         if !valid_num || rest.len() < 4 {
             return Err(unknown());
         }
-        let (fam, suffix) = rest.split_at(rest.len() - 4);
+        // Not at a char boundary (a non-ASCII name): no algorithm, and no panic.
+        let (fam, suffix) = rest.split_at_checked(rest.len() - 4).ok_or_else(unknown)?;
         let p = prime(suffix).ok_or_else(unknown)?;
         // Three digits at most, so a too-large parameter is "out of range", not "unknown".
         let n = num.parse::<u16>().map_err(|_| unknown())?.min(255) as u8;

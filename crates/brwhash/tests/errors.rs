@@ -176,3 +176,37 @@ fn one_shot_mac_agrees_with_mac_key() {
         }
     }
 }
+
+/// Found by the `parse` fuzz target: a name `<n>-<rest>` with a multi-byte character among
+/// the last 4 bytes of `rest` made `from_str` cut a `str` inside a character (a panic).
+#[test]
+fn non_ascii_names_are_errors() {
+    for name in [
+        "2-é123",
+        "4-Hash127é",
+        "16-decBRWHash13€",
+        "4-hash1€",
+        "é",
+        "1-€€",
+    ] {
+        assert!(
+            matches!(name.parse::<Algorithm>(), Err(Error::UnknownAlgorithm(_))),
+            "{name}"
+        );
+    }
+}
+
+proptest::proptest! {
+    /// Any string parses to an error or to an algorithm whose name parses back to it.
+    #[test]
+    fn any_name_parses_without_panic(
+        s in "[0-9]{0,3}-?[a-zA-Z0-9é€\u{1F600}]{0,16}",
+        t in "\\PC{0,24}",
+    ) {
+        for name in [&s, &t] {
+            if let Ok(alg) = name.parse::<Algorithm>() {
+                proptest::prop_assert_eq!(alg.to_string().parse::<Algorithm>().unwrap(), alg);
+            }
+        }
+    }
+}
