@@ -490,6 +490,10 @@ const MISMATCH: &str = "a hasher's state matches its key's material";
 /// A hasher made by [`Mac::hasher`](crate::Mac::hasher) finishes with the MAC tag instead.
 /// [`Hasher::with_shared_key`] and [`Hasher::with_shared_mac`] give a hasher that owns its
 /// key (`Hasher<'static>`), to keep in a struct or send to another thread.
+///
+/// Its state is secret like the key (given the message, a running value such as Horner's
+/// accumulator reveals the key), so it is zeroized when it is dropped, with the message bytes
+/// it holds; so are the copies that `clone` and `finalize` make.
 #[derive(Clone)]
 pub struct Hasher<'k> {
     holder: Holder<'k>,
@@ -791,7 +795,7 @@ impl<'k> Hasher<'k> {
         match (&key.material, state) {
             (Material::P1271(p), State::P1271(h)) => prime_digest(h.finish(p), None),
             (Material::P1305(p), State::P1305(h)) => prime_digest(h.finish(p), key.poly1305_s()),
-            (Material::G128(p), State::G128(h)) => binary_digest(if vector {
+            (Material::G128(p), State::G128(mut h)) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
                 h.finish_hash2l(p)
@@ -808,7 +812,7 @@ impl<'k> Hasher<'k> {
             (Material::G256c(p), State::G256w(h)) => {
                 binary_digest(vclmul256::finish(*h, p, vector))
             }
-            (Material::G256(p), State::G256(h)) => binary_digest(if vector {
+            (Material::G256(p), State::G256(mut h)) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {
                 h.finish_hash2l(p)
@@ -1147,9 +1151,125 @@ fn binary_digest<F: crate::field::BinaryField>(v: F) -> Digest {
     Digest::new(&out[..F::BYTES])
 }
 
+/// Wipes the state in place (each state's own `Zeroize`, which its `Drop` calls): a test hook.
+#[cfg(test)]
+impl Zeroize for State {
+    fn zeroize(&mut self) {
+        match self {
+            State::P1271(h) => h.zeroize(),
+            State::P1305(h) => h.zeroize(),
+            State::G128(h) => h.zeroize(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(h) => h.zeroize(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(h) => h.zeroize(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(h) => h.zeroize(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(h) => h.zeroize(),
+            State::G256(h) => h.zeroize(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl State {
+    /// Whether the state is as wiped (SIMD states: but for their vectors).
+    fn is_wiped(&self) -> bool {
+        match self {
+            State::P1271(h) => h.is_wiped(),
+            State::P1305(h) => h.is_wiped(),
+            State::G128(h) => h.is_wiped(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128c(h) => h.is_wiped(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256c(h) => h.is_wiped(),
+            #[cfg(target_arch = "x86_64")]
+            State::G128w(h) => h.is_wiped(),
+            #[cfg(target_arch = "x86_64")]
+            State::G256w(h) => h.is_wiped(),
+            State::G256(h) => h.is_wiped(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::construct::wipe_log;
+
+    fn message(n: usize, seed: u8) -> Vec<u8> {
+        (0..n)
+            .map(|i| (i as u8).wrapping_mul(29) ^ seed ^ (i >> 8) as u8)
+            .collect()
+    }
+
+    /// Keys for every algorithm on every backend that runs it here.
+    fn keys(seed: u8) -> Vec<Key> {
+        let mut keys = Vec::new();
+        for alg in Algorithm::all() {
+            let bytes: Vec<u8> = (0..alg.key_len() as u8).map(|i| i ^ seed).collect();
+            for backend in Backend::ALL {
+                if backend.check(alg).is_ok() {
+                    keys.push(Key::with_backend(alg, &bytes, backend).unwrap());
+                }
+            }
+        }
+        keys
+    }
+
+    /// Every `Hasher` state (every algorithm, backend, and state kind: deferred, SIMD,
+    /// scalar, PCLMULQDQ, VPCLMULQDQ...) is wiped by its `Zeroize`, and then hashes a new
+    /// message under another key of the same algorithm as a new hasher does.
+    #[test]
+    fn hasher_states_zeroize_to_new() {
+        for (k1, k2) in keys(0x3c).iter().zip(&keys(0xa7)) {
+            let at = |len| format!("{} on {}, {len} bytes", k1.alg, k1.backend);
+            for len in [1, 300, 5000, 20_000] {
+                let mut h = Hasher::new(k1);
+                h.update(&message(len, 1)).unwrap();
+                if k1.alg.is_vector() {
+                    h.next_component().unwrap();
+                    h.update(&message(len / 3, 2)).unwrap();
+                }
+                assert!(!h.state.is_wiped(), "{}: not wiped yet", at(len));
+                h.state.zeroize();
+                assert!(h.state.is_wiped(), "{}", at(len));
+                // The wiped state under the other key.
+                let mut h = Hasher {
+                    holder: Holder::Key(k2),
+                    state: h.state,
+                };
+                let m2 = message(2500, 3);
+                h.update(&m2).unwrap();
+                assert_eq!(h.finalize(), k2.hash(&m2), "{}", at(len));
+                assert_eq!(h.into_digest(), k2.hash(&m2), "{}", at(len));
+            }
+        }
+    }
+
+    /// Dropping a hasher (and the copies `finalize` makes) wipes its state: the states count
+    /// their wipes on the test thread.
+    #[test]
+    fn dropping_a_hasher_wipes_its_state() {
+        for key in keys(0x51) {
+            for len in [0, 300, 20_000] {
+                let at = format!("{} on {}, {len} bytes", key.alg, key.backend);
+                let before = wipe_log::count();
+                {
+                    let mut h = Hasher::new(&key);
+                    h.update(&message(len, 4)).unwrap();
+                }
+                assert!(wipe_log::count() > before, "{at}: drop did not wipe");
+                let mut h = Hasher::new(&key);
+                h.update(&message(len, 4)).unwrap();
+                let before = wipe_log::count();
+                let digest = h.into_digest();
+                assert!(wipe_log::count() > before, "{at}: into_digest did not wipe");
+                assert_eq!(digest, key.hash(&message(len, 4)));
+            }
+        }
+    }
 
     /// SPEC.md 8: N < 2^61. Updates that would reach the limit fail and leave the state as it
     /// was; updates up to it succeed.

@@ -370,7 +370,7 @@ impl<F: PrimeField> SimdPrime for F {}
 
 /// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
 macro_rules! simd_states {
-    ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident, $one_shot:ident; )*) => {
+    ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident, $one_shot:ident, $wipe:ident; )*) => {
         /// The state of a prime-field function that a SIMD backend computes as a whole.
         #[derive(Clone)]
         pub(crate) enum SimdState<F: SimdPrime> {
@@ -441,7 +441,11 @@ macro_rules! simd_states {
                         SimdState::$variant(s) => {
                             let mut copy = (**s).clone();
                             // SAFETY: as in `update`.
-                            unsafe { x86::$finish(&mut copy, p) }
+                            unsafe {
+                                let v = x86::$finish(&mut copy, p);
+                                x86::$wipe(&mut copy);
+                                v
+                            }
                         }
                     )*
                     SimdState::_Unused(_, never) => match *never {},
@@ -460,19 +464,48 @@ macro_rules! simd_states {
                 }
             }
         }
+
+        #[cfg(test)]
+        impl<F: SimdPrime> SimdState<F> {
+            /// Whether the state is as wiped, but for its vectors.
+            pub fn is_wiped(&self) -> bool {
+                match self {
+                    $(
+                        #[cfg(target_arch = "x86_64")]
+                        SimdState::$variant(s) => s.is_wiped(),
+                    )*
+                    SimdState::_Unused(_, never) => match *never {},
+                }
+            }
+        }
+
+        /// Wipes the state in place (its box stays, as a new state): the vectors are written
+        /// by the backend's entry point, with its features.
+        impl<F: SimdPrime> zeroize::Zeroize for SimdState<F> {
+            fn zeroize(&mut self) {
+                match self {
+                    $(
+                        // SAFETY: as in `update`.
+                        #[cfg(target_arch = "x86_64")]
+                        SimdState::$variant(s) => unsafe { x86::$wipe(s) },
+                    )*
+                    SimdState::_Unused(_, never) => match *never {},
+                }
+            }
+        }
     };
 }
 
 simd_states! {
-    Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2, dec_one_shot_avx2;
-    Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512, dec_one_shot_avx512;
-    Avx512Dec4: Plan::DecPeriods(Lanes::Avx512x8) => DecPeriods<X8>, periods_update_avx512, periods_finish_avx512, periods_one_shot_avx512;
-    IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4, dec_one_shot_ifma4;
-    IfmaDec4: Plan::DecPeriods(Lanes::Ifma8) => DecPeriods<I8>, periods_update_ifma8, periods_finish_ifma8, periods_one_shot_ifma8;
-    IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8, dec_one_shot_ifma8;
-    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2, poly_one_shot_avx2;
-    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512, poly_one_shot_avx512;
-    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyStream<I8>, poly_update_ifma8, poly_finish_ifma8, poly_one_shot_ifma8;
+    Avx2Dec: Plan::Dec(Lanes::Avx2x4) => DecLanes<X4>, dec_update_avx2, dec_finish_avx2, dec_one_shot_avx2, dec_wipe_avx2;
+    Avx512Dec: Plan::Dec(Lanes::Avx512x8) => DecLanes<X8>, dec_update_avx512, dec_finish_avx512, dec_one_shot_avx512, dec_wipe_avx512;
+    Avx512Dec4: Plan::DecPeriods(Lanes::Avx512x8) => DecPeriods<X8>, periods_update_avx512, periods_finish_avx512, periods_one_shot_avx512, periods_wipe_avx512;
+    IfmaDec4Short: Plan::Dec(Lanes::Ifma4) => DecLanes<I4>, dec_update_ifma4, dec_finish_ifma4, dec_one_shot_ifma4, dec_wipe_ifma4;
+    IfmaDec4: Plan::DecPeriods(Lanes::Ifma8) => DecPeriods<I8>, periods_update_ifma8, periods_finish_ifma8, periods_one_shot_ifma8, periods_wipe_ifma8;
+    IfmaDec8: Plan::Dec(Lanes::Ifma8) => DecLanes<I8>, dec_update_ifma8, dec_finish_ifma8, dec_one_shot_ifma8, dec_wipe_ifma8;
+    Avx2Poly: Plan::Poly(Lanes::Avx2x4) => PolyStream<X4>, poly_update_avx2, poly_finish_avx2, poly_one_shot_avx2, poly_wipe_avx2;
+    Avx512Poly: Plan::Poly(Lanes::Avx512x8) => PolyStream<X8>, poly_update_avx512, poly_finish_avx512, poly_one_shot_avx512, poly_wipe_avx512;
+    IfmaPoly: Plan::Poly(Lanes::Ifma8) => PolyStream<I8>, poly_update_ifma8, poly_finish_ifma8, poly_one_shot_ifma8, poly_wipe_ifma8;
 }
 
 impl<F: SimdPrime> SimdState<F> {
@@ -613,6 +646,41 @@ impl<F: SimdPrime> SimdState<F> {
     }
 }
 
+/// Zeroes `buf` so that the compiler cannot drop the stores, as `zeroize` does, but at
+/// `memset` speed: `zeroize` on bytes makes one volatile store per byte, and wiping a
+/// hasher's buffered kilobytes that way cost more than hashing them. Here a plain fill is
+/// followed by an empty `asm!` block that takes the buffer's address and may read memory, so
+/// the fill is not a dead store (glibc's `explicit_bzero` works the same way).
+pub(crate) fn wipe_bytes(buf: &mut [u8]) {
+    // Nothing to wipe (and an empty `Vec`'s dangling pointer: glibc's `memset` makes a masked
+    // store even of 0 bytes, which costs AMD CPUs a fault-suppression assist, hundreds of
+    // cycles, at an unmapped address).
+    if buf.is_empty() {
+        return;
+    }
+    // (Miri runs no `asm!`: it takes the volatile stores.)
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    {
+        buf.fill(0);
+        // SAFETY: the block is empty: it executes nothing, reads and writes no register but
+        // its (unused) input, and touches no stack. Without `nomem` or `readonly`, the
+        // compiler must assume it reads the memory behind the pointer, which keeps the fill.
+        unsafe {
+            core::arch::asm!("/* {0} */", in(reg) buf.as_ptr(), options(nostack, preserves_flags));
+        }
+    }
+    #[cfg(any(not(any(target_arch = "x86_64", target_arch = "aarch64")), miri))]
+    {
+        use zeroize::Zeroize;
+        // SAFETY: every bit pattern is a valid `u64`, and `align_to_mut` splits `buf` at
+        // aligned boundaries (the middle part is whole, aligned words of the same memory).
+        let (head, words, tail) = unsafe { buf.align_to_mut::<u64>() };
+        head.zeroize();
+        words.zeroize();
+        tail.zeroize();
+    }
+}
+
 /// Whether the scalar backend's code can run here (then it serves the messages a SIMD
 /// backend leaves to scalar code, below its crossover).
 pub(crate) fn scalar_here() -> bool {
@@ -636,7 +704,7 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_update(h, p, data) }
     }
 
-    pub(crate) fn finish<F: PrimeField>(h: ScalarHasher<F>, p: &Powers<F>) -> F {
+    pub(crate) fn finish<F: PrimeField>(h: &mut ScalarHasher<F>, p: &Powers<F>) -> F {
         unsafe { x86::scalar_finish(h, p) }
     }
 

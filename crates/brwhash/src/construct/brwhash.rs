@@ -5,6 +5,7 @@
 use super::{horner_tail, Powers, CHUNK};
 use crate::eval::Brw;
 use crate::field::Field;
+use zeroize::Zeroize;
 
 #[derive(Clone)]
 pub(super) struct TBrw<F: Field> {
@@ -37,7 +38,23 @@ impl<F: Field> TBrw<F> {
         }
     }
 
-    pub fn finish(self, p: &Powers<F>, length: F) -> F {
+    pub fn finish(&self, p: &Powers<F>, length: F) -> F {
         horner_tail(p, self.brw.finish(&p.sq), &self.pending[..self.n], length)
+    }
+}
+
+#[cfg(test)]
+impl<F: Field> TBrw<F> {
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool + Copy) -> bool {
+        self.pending.iter().all(|&m| zero(m)) && self.n == 0 && self.brw.is_wiped(zero)
+    }
+}
+
+/// Wipes the held blocks and the BRW state: the state of `TBrw::new(t)`.
+impl<F: Field> Zeroize for TBrw<F> {
+    fn zeroize(&mut self) {
+        self.pending.zeroize();
+        self.n = 0;
+        self.brw.zeroize();
     }
 }

@@ -39,16 +39,22 @@ impl<F: Field> DecBrw<F> {
         }
     }
 
-    /// `blocks` is l, the number of blocks absorbed.
-    pub fn finish(mut self, p: &Powers<F>, blocks: u64, length: F) -> F {
+    /// `blocks` is l, the number of blocks absorbed. The state is used up (wipe it after).
+    pub fn finish(&mut self, p: &Powers<F>, blocks: u64, length: F) -> F {
         // Zero blocks (no marker) fill the streams up to q = ceil(l / c) blocks each.
         if self.next != 0 {
             for s in &mut self.streams[self.next..] {
                 s.push(&p.sq, F::ZERO);
             }
         }
-        let values: Vec<F> = self.streams.iter().map(|s| s.finish(&p.sq)).collect();
-        combine(p, &values, blocks, length)
+        let c = self.streams.len();
+        let mut values = [F::ZERO; 16];
+        for (v, s) in values.iter_mut().zip(&self.streams) {
+            *v = s.finish(&p.sq);
+        }
+        let v = combine(p, &values[..c], blocks, length);
+        values[..c].iter_mut().zeroize();
+        v
     }
 
     /// The c stream values Q_1..Q_c of a whole message (BRW of each stream, zero-filled to
@@ -72,7 +78,25 @@ impl<F: Field> DecBrw<F> {
         for (v, s) in values.iter_mut().zip(&h.streams) {
             *v = s.finish(&p.sq);
         }
+        h.zeroize();
         values
+    }
+}
+
+#[cfg(test)]
+impl<F: Field> DecBrw<F> {
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool + Copy) -> bool {
+        self.streams.iter().all(|s| s.is_wiped(zero)) && self.next == 0
+    }
+}
+
+/// Wipes every stream: the state of `DecBrw::new(c)`.
+impl<F: Field> Zeroize for DecBrw<F> {
+    fn zeroize(&mut self) {
+        for s in &mut self.streams {
+            s.zeroize();
+        }
+        self.next = 0;
     }
 }
 
@@ -288,14 +312,28 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
-        let values = self.values(p);
+        let mut values = self.values(p);
         let blocks = self.n.div_ceil(F::BLOCK as u64);
-        combine(
+        let v = combine(
             p,
             &values[..V::W],
             blocks,
             F::from_u64(self.n.wrapping_mul(8)),
-        )
+        );
+        values[..V::W].iter_mut().zeroize();
+        v
+    }
+
+    /// Wipe what derives from the key (the BRW stack, the broadcast x and x^2), not the
+    /// message's blocks and bytes: the cheap wipe of a one-shot state.
+    #[inline(always)]
+    fn wipe_secrets(&mut self) {
+        self.brw.wipe_stack();
+        if let Some((x, x2)) = &mut self.xs {
+            x.zeroize();
+            x2.zeroize();
+        }
+        self.xs = None;
     }
 
     /// The stream values Q_1..Q_c (lanes 0..W), before `combine`.
@@ -312,12 +350,15 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         values
     }
 
-    /// The value v of a whole message, the state on the caller's stack.
+    /// The value v of a whole message, the state on the caller's stack (its key-derived
+    /// parts wiped after).
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let mut s = Self::default();
         s.update(p, msg);
-        s.finish(p)
+        let v = s.finish(p);
+        s.wipe_secrets();
+        v
     }
 
     /// The stream values of a whole message (multi-core hashing joins them per stream).
@@ -326,7 +367,29 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
         let mut s = Self::default();
         s.update(p, msg);
-        s.values(p)
+        let values = s.values(p);
+        s.wipe_secrets();
+        values
+    }
+}
+
+#[cfg(test)]
+impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
+    /// Whether the state is as wiped, but for the vectors (only entry points read them).
+    pub fn is_wiped(&self) -> bool {
+        self.held.is_wiped() && self.n == 0 && self.xs.is_none() && self.brw.is_wiped(|_| true)
+    }
+}
+
+/// Wipes the BRW state, the broadcast key powers and the bytes held: the state of
+/// `DecLanes::default()`. (Only inside the backend's entry points: it holds vectors.)
+impl<F: PrimeField, V: Lanes<F>> Zeroize for DecLanes<F, V> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.wipe_secrets();
+        self.held.zeroize();
+        self.n = 0;
+        self.brw.zeroize();
     }
 }
 
@@ -370,6 +433,15 @@ impl<V: Field> Default for Periods<V> {
             chunks: 0,
             stack: Stack::default(),
         }
+    }
+}
+
+/// Wipes the stack: no chunks done.
+impl<V: Field> Zeroize for Periods<V> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.chunks = 0;
+        self.stack.zeroize();
     }
 }
 
@@ -484,6 +556,7 @@ impl<V: Field> Periods<V> {
         }
         let mut values = [F::ZERO; 16];
         brw.finish(&table4).store(&mut values[..4]);
+        brw.wipe_stack();
         values
     }
 }
@@ -568,14 +641,16 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     /// The value v of a whole message: no buffer but the last partial vector block's.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        let values = Self::whole_values(p, msg);
+        let mut values = Self::whole_values(p, msg);
         let n = msg.len() as u64;
-        combine(
+        let v = combine(
             p,
             &values[..4],
             n.div_ceil(F::BLOCK as u64),
             F::from_u64(n.wrapping_mul(8)),
-        )
+        );
+        values[..4].iter_mut().zeroize();
+        v
     }
 
     /// The four stream values of a whole message, before `combine`.
@@ -589,7 +664,9 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
         let tail = &rest[whole..];
         last[..tail.len()].copy_from_slice(tail);
         let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
-        periods.values(p, &rest[..whole], last)
+        let values = periods.values(p, &rest[..whole], last);
+        periods.zeroize();
+        values
     }
 
     /// The four stream values of a whole message (multi-core hashing joins them per stream).
@@ -597,5 +674,33 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     #[inline(always)]
     pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
         Self::whole_values(p, msg)
+    }
+}
+
+#[cfg(test)]
+impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
+    /// Whether the state is as wiped, but for the vectors (only entry points read them).
+    pub fn is_wiped(&self) -> bool {
+        self.held.is_wiped()
+            && self.n == 0
+            && self.xs.is_none()
+            && self.periods.chunks == 0
+            && self.periods.stack.is_wiped()
+    }
+}
+
+/// Wipes the periods' stack, the broadcast key powers and the bytes held: the state of
+/// `DecPeriods::default()`. (Only inside the backend's entry points: it holds vectors.)
+impl<F: PrimeField, V: Halves<F>> Zeroize for DecPeriods<F, V> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.held.zeroize();
+        self.n = 0;
+        self.periods.zeroize();
+        if let Some((x, x2)) = &mut self.xs {
+            x.zeroize();
+            x2.zeroize();
+        }
+        self.xs = None;
     }
 }

@@ -10,6 +10,7 @@ use super::{Blocks, Held, Powers};
 use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Horner};
 use crate::field::{BinaryField, Field};
+use zeroize::Zeroize;
 
 /// Super-block size eta.
 const ETA: usize = 31;
@@ -33,7 +34,9 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
     }
     let mut horner = Horner::default();
     super_blocks(p, &mut horner, msg);
-    last(p, horner.finish(p.hg()), length)
+    let acc = horner.value(p.hg());
+    horner.zeroize();
+    last(p, acc, length)
 }
 
 /// The super-blocks of `bytes` (not empty) into `horner`: whole ones straight from `bytes`,
@@ -69,11 +72,14 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
     if msg.len() < group {
         return hash2l_one_shot(p, msg);
     }
-    let sq = splat_squares::<F, V>(p);
+    let mut sq = splat_squares::<F, V>(p);
     let mut horner = Horner::default();
     wide_super_blocks::<F, V>(p, &sq, &mut horner, msg);
     let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
-    last(p, horner.finish(p.hg()), length)
+    let acc = horner.value(p.hg());
+    horner.zeroize();
+    wipe_squares(&mut sq);
+    last(p, acc, length)
 }
 
 /// vecHash2L of `components` (1..=255) in one call, without a streaming state: each
@@ -94,13 +100,11 @@ fn vector_one_shot<F: BinaryField>(
             absorb(&mut horner, c);
         }
         let length = F::from_bytes(&(c.len() as u64).wrapping_mul(8).to_le_bytes());
-        let acc = p
-            .x()
-            .mul(core::mem::take(&mut horner).finish(p.hg()))
-            .add(length);
+        let acc = p.x().mul(horner.value(p.hg())).add(length);
         horner = Horner::with_acc(acc);
     }
-    let acc = horner.finish(p.hg());
+    let acc = horner.value(p.hg());
+    horner.zeroize();
     p.x().mul(acc.add(F::top_byte(components.len() as u8)))
 }
 
@@ -121,13 +125,24 @@ pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
     p: &Powers<F>,
     components: &[&[u8]],
 ) -> F {
-    let sq = splat_squares::<F, V>(p);
-    vector_one_shot(
+    let mut sq = splat_squares::<F, V>(p);
+    let v = vector_one_shot(
         p,
         components,
         #[inline(always)]
         |h, bytes| wide_super_blocks::<F, V>(p, &sq, h, bytes),
-    )
+    );
+    wipe_squares(&mut sq);
+    v
+}
+
+/// Wipe the broadcast squarings of the key (lane by lane, always inlined: in the entry
+/// points' features).
+#[inline(always)]
+fn wipe_squares<V: Zeroize>(sq: &mut [V; 5]) {
+    for v in sq {
+        v.zeroize();
+    }
 }
 
 /// The super-blocks of `bytes` (not empty) into `horner`, W at a time in the lanes of `V`
@@ -202,6 +217,8 @@ fn short_brw<F: BinaryField, const N: usize>(p: &Powers<F>, msg: &[u8], r: usize
     }
 }
 
+/// Streaming Hash2L / vecHash2L. Its Horner accumulator and super-block reveal the key (with
+/// the message), so the state is wiped on drop ([`Zeroize`]; copies made by `Clone` too).
 #[derive(Clone)]
 pub(crate) struct BinHasher<F: BinaryField> {
     blocks: Blocks,
@@ -282,13 +299,13 @@ impl<F: BinaryField> BinHasher<F> {
                 .push(p.hg(), brw_short(&p.sq, &self.sb[..self.n]));
             self.n = 0;
         }
-        let horner = &mut self.horner;
-        let blocks = &mut self.blocks;
-        let acc = core::mem::take(horner).finish(p.hg());
+        // In place (a moved-out copy would stay on the stack); the assignments below
+        // overwrite the live state, which later calls read.
+        let acc = self.horner.value(p.hg());
         let length = F::from_bytes(&self.component_bytes.wrapping_mul(8).to_le_bytes());
         let acc = p.x().mul(acc).add(length);
-        *horner = Horner::with_acc(acc);
-        *blocks = Blocks::default();
+        self.horner = Horner::with_acc(acc);
+        self.blocks.zeroize();
         self.component_bytes = 0;
         self.closed += 1;
         acc
@@ -300,17 +317,56 @@ impl<F: BinaryField> BinHasher<F> {
         self.close(p);
     }
 
-    /// Hash2L: x * (x * acc + L).
+    /// Hash2L: x * (x * acc + L). The state is used up (and wiped when it drops).
     #[inline(always)]
-    pub fn finish_hash2l(mut self, p: &Powers<F>) -> F {
+    pub fn finish_hash2l(&mut self, p: &Powers<F>) -> F {
         p.x().mul(self.close(p))
     }
 
-    /// vecHash2L: x * (acc_k + k * x^(8B-8)), k = number of components (1..=255).
+    /// vecHash2L: x * (acc_k + k * x^(8B-8)), k = number of components (1..=255). The state
+    /// is used up (and wiped when it drops).
     #[inline(always)]
-    pub fn finish_vector(mut self, p: &Powers<F>) -> F {
+    pub fn finish_vector(&mut self, p: &Powers<F>) -> F {
         let acc = self.close(p);
         p.x().mul(acc.add(F::top_byte(self.closed as u8)))
+    }
+}
+
+/// Wipes the blocks held, the super-block and the Horner layer: the state of
+/// `BinHasher::default()`.
+impl<F: BinaryField> Zeroize for BinHasher<F> {
+    fn zeroize(&mut self) {
+        #[cfg(test)]
+        super::wipe_log::note();
+        self.blocks.zeroize();
+        self.sb.zeroize();
+        self.n = 0;
+        self.horner.zeroize();
+        self.component_bytes = 0;
+        self.closed = 0;
+    }
+}
+
+#[cfg(test)]
+impl<F: BinaryField> BinHasher<F> {
+    pub fn is_wiped(&self) -> bool {
+        let zero = |x: F| {
+            let mut b = [0u8; 32];
+            x.write_bytes(&mut b);
+            b == [0; 32]
+        };
+        self.blocks.0.is_wiped()
+            && self.sb.iter().all(|&m| zero(m))
+            && self.n == 0
+            && self.horner.is_wiped(zero)
+            && self.component_bytes == 0
+            && self.closed == 0
+    }
+}
+
+impl<F: BinaryField> Drop for BinHasher<F> {
+    fn drop(&mut self) {
+        self.zeroize();
     }
 }
 
@@ -361,7 +417,8 @@ const MAX_GROUP: usize = 4 * ETA * 32;
 
 /// Hash2L / vecHash2L with W super-blocks at a time in the lanes of `V`: bytes are held until
 /// a group of W super-blocks is complete; a component's last bytes (less than a group), and
-/// the Horner layer, are `BinHasher`'s.
+/// the Horner layer, are `BinHasher`'s. Wiped on drop (`inner` on its own drop). It holds no
+/// vectors between calls, so it can be wiped anywhere.
 #[derive(Clone)]
 pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
     inner: BinHasher<F>,
@@ -411,7 +468,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     #[inline(always)]
     pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
         const { assert!(Self::GROUP <= MAX_GROUP) };
-        let sq = splat_squares::<F, V>(p);
+        let mut sq = splat_squares::<F, V>(p);
         let inner = &mut self.inner;
         self.held.feed(
             Self::GROUP,
@@ -419,6 +476,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             #[inline(always)]
             |g| Self::group(inner, p, &sq, g),
         );
+        wipe_squares(&mut sq);
     }
 
     /// Give the held bytes (less than a group; they end the component) to `inner`: whole
@@ -440,6 +498,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         self.inner.next_component(p)
     }
 
+    /// The value (the state is wiped when it drops here).
     #[inline(always)]
     pub fn finish(mut self, p: &Powers<F>, vector: bool) -> F {
         self.drain(p);
@@ -448,5 +507,27 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         } else {
             self.inner.finish_hash2l(p)
         }
+    }
+}
+
+/// Wipes the bytes held and the inner state: the state of `BinWide::default()`.
+impl<F: BinaryField, V: BinLanes<F>> Zeroize for BinWide<F, V> {
+    fn zeroize(&mut self) {
+        self.held.zeroize();
+        self.inner.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
+    pub fn is_wiped(&self) -> bool {
+        self.held.is_wiped() && self.inner.is_wiped()
+    }
+}
+
+impl<F: BinaryField, V: BinLanes<F>> Drop for BinWide<F, V> {
+    fn drop(&mut self) {
+        // `inner` wipes itself when it drops.
+        self.held.zeroize();
     }
 }

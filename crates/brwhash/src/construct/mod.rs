@@ -192,10 +192,13 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
 
 /// Bytes held back until a chunk is complete: whole chunks go on at once, straight from the
 /// caller's data where possible, and the incomplete rest waits. `N` is the largest chunk.
+/// [`Zeroize`] wipes the bytes ever held (`buf[..hi]`), a word per store.
 #[derive(Clone)]
 pub(crate) struct Held<const N: usize> {
     buf: [u8; N],
     len: usize,
+    /// High-water mark: `buf[hi..]` was never written (a wipe stops there).
+    hi: usize,
 }
 
 impl<const N: usize> Default for Held<N> {
@@ -203,7 +206,16 @@ impl<const N: usize> Default for Held<N> {
         Held {
             buf: [0; N],
             len: 0,
+            hi: 0,
         }
+    }
+}
+
+impl<const N: usize> Zeroize for Held<N> {
+    fn zeroize(&mut self) {
+        crate::backend::wipe_bytes(&mut self.buf[..self.hi]);
+        self.len = 0;
+        self.hi = 0;
     }
 }
 
@@ -218,6 +230,7 @@ impl<const N: usize> Held<N> {
             let take = (chunk - self.len).min(data.len());
             self.buf[self.len..self.len + take].copy_from_slice(&data[..take]);
             self.len += take;
+            self.hi = self.hi.max(self.len);
             data = &data[take..];
             if self.len < chunk {
                 return;
@@ -232,6 +245,7 @@ impl<const N: usize> Held<N> {
         let rest = chunks.remainder();
         self.buf[..rest.len()].copy_from_slice(rest);
         self.len = rest.len();
+        self.hi = self.hi.max(self.len);
     }
 
     /// Hold `data` after the held bytes (they must fit), processing nothing.
@@ -239,6 +253,7 @@ impl<const N: usize> Held<N> {
     pub fn append(&mut self, data: &[u8]) {
         self.buf[self.len..self.len + data.len()].copy_from_slice(data);
         self.len += data.len();
+        self.hi = self.hi.max(self.len);
     }
 
     /// The held bytes (less than a chunk).
@@ -256,6 +271,12 @@ impl<const N: usize> Held<N> {
         &self.buf[..used]
     }
 
+    /// Whether every byte is zero and nothing is held.
+    #[cfg(test)]
+    pub fn is_wiped(&self) -> bool {
+        self.len == 0 && self.hi == 0 && self.buf.iter().all(|&b| b == 0)
+    }
+
     /// Hold nothing (the held bytes were used).
     #[inline(always)]
     pub fn clear(&mut self) {
@@ -264,8 +285,7 @@ impl<const N: usize> Held<N> {
 }
 
 /// Cuts a byte stream into field blocks (at most 32 bytes); the held bytes are zeroized on
-/// drop. (The SIMD states' larger `Held` buffers are not: that would cost every message
-/// thousands of volatile writes.)
+/// drop (the hashers that hold larger `Held` buffers wipe them in their own `Zeroize`).
 #[derive(Clone, Default)]
 pub(crate) struct Blocks(Held<32>);
 
@@ -282,9 +302,54 @@ impl Blocks {
     }
 }
 
+impl Zeroize for Blocks {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
 impl Drop for Blocks {
     fn drop(&mut self) {
-        self.0.buf.zeroize();
+        self.zeroize();
+    }
+}
+
+/// Append `data` to `bytes`, wiping the old buffer first when it must grow: a reallocation
+/// would leave a copy of the bytes in freed memory. (Grows as `Vec` does: at least double.)
+pub(crate) fn extend_wiping(bytes: &mut Vec<u8>, data: &[u8]) {
+    let need = bytes.len() + data.len();
+    if need > bytes.capacity() {
+        let mut grown = Vec::with_capacity(need.max(2 * bytes.capacity()).max(64));
+        grown.extend_from_slice(bytes);
+        wipe_vec(bytes);
+        *bytes = grown;
+    }
+    bytes.extend_from_slice(data);
+}
+
+/// Wipe the bytes of `bytes` (its spare capacity was never written: see [`extend_wiping`])
+/// and empty it.
+pub(crate) fn wipe_vec(bytes: &mut Vec<u8>) {
+    crate::backend::wipe_bytes(bytes);
+    bytes.clear();
+}
+
+/// Test hook: how many times this thread wiped a hasher state (`PrimeHasher`, `BinHasher`,
+/// `BinWide`), to check that dropping one does.
+#[cfg(test)]
+pub(crate) mod wipe_log {
+    use std::cell::Cell;
+
+    thread_local! {
+        static WIPES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn note() {
+        WIPES.set(WIPES.get() + 1);
+    }
+
+    pub(crate) fn count() -> usize {
+        WIPES.get()
     }
 }
 
@@ -324,7 +389,8 @@ enum Kind<F: SimdPrime> {
 struct Deferred {
     alg: Algorithm,
     backend: Backend,
-    /// The message so far (at most `limit` bytes).
+    /// The message so far (at most `limit` bytes), grown by `extend_wiping` and wiped with the
+    /// state.
     head: Vec<u8>,
     /// The larger of the SIMD crossover and `HOLD_BYTES`.
     limit: usize,
@@ -340,6 +406,9 @@ pub(crate) const HOLD_BYTES: usize = 8192;
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
 /// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
+///
+/// Its accumulators reveal the key (with the message: a root of a known polynomial), so the
+/// state is wiped on drop, whatever its kind ([`Zeroize`]; copies made by `Clone` too).
 #[derive(Clone)]
 pub(crate) struct PrimeHasher<F: SimdPrime> {
     blocks: Blocks,
@@ -433,14 +502,13 @@ impl<F: SimdPrime> PrimeHasher<F> {
         let Self { blocks, kind, .. } = self;
         if let Kind::Deferred(d) = kind {
             if d.head.len() + data.len() <= d.limit {
-                return d.head.extend_from_slice(data);
+                return extend_wiping(&mut d.head, data);
             }
             // Past the crossover: start the SIMD state on the bytes held so far.
-            if let Kind::Deferred(d) = core::mem::replace(kind, Self::poly().kind) {
-                let mut state = SimdState::new(d.alg, d.backend, None).expect("a planned state");
-                state.update(p, &d.head);
-                *kind = Kind::Simd(state);
-            }
+            let mut state = SimdState::new(d.alg, d.backend, None).expect("a planned state");
+            state.update(p, &d.head);
+            wipe_vec(&mut d.head);
+            *kind = Kind::Simd(state);
         }
         if let Kind::Simd(s) = kind {
             return s.update(p, data);
@@ -470,13 +538,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
         }
     }
 
-    /// The value v of SPEC.md section 5 (before `out()`).
-    pub fn finish(self, p: &Powers<F>) -> F {
-        let PrimeHasher {
-            blocks,
-            mut kind,
-            n,
-        } = self;
+    /// The value v of SPEC.md section 5 (before `out()`). The state is used up in place and
+    /// wiped when it drops here.
+    pub fn finish(mut self, p: &Powers<F>) -> F {
+        let PrimeHasher { blocks, kind, n } = &mut self;
+        let n = *n;
         if !blocks.tail().is_empty() {
             kind.absorb(p, blocks.tail());
         }
@@ -489,7 +555,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
             Kind::TwoL(h) => h.finish(p, length),
             Kind::DHash(h) => h.finish(p, length),
             Kind::Dec(h) => h.finish(p, n.div_ceil(F::BLOCK as u64), length),
-            Kind::Simd(mut s) => s.finish(p),
+            Kind::Simd(s) => s.finish(p),
             Kind::Deferred(d) => {
                 // A whole message (`Hasher` takes `Key::hash` for it; this serves any other
                 // caller): scalar code below the crossover, where it can run, else SIMD.
@@ -507,7 +573,80 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 h.finish(p)
             }
             #[cfg(target_arch = "x86_64")]
-            Kind::Scalar(s) => crate::backend::scalar::finish(*s, p),
+            Kind::Scalar(s) => crate::backend::scalar::finish(s, p),
+        }
+    }
+}
+
+/// Wipes the accumulators (and the message bytes held) of every kind, in place: the kind
+/// stays (a SIMD state keeps its box, emptied), and hashes again as a new message would.
+impl<F: SimdPrime> Zeroize for PrimeHasher<F> {
+    fn zeroize(&mut self) {
+        #[cfg(test)]
+        wipe_log::note();
+        self.blocks.zeroize();
+        self.n = 0;
+        self.kind.zeroize();
+    }
+}
+
+impl<F: SimdPrime> Drop for PrimeHasher<F> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<F: SimdPrime> Zeroize for Kind<F> {
+    fn zeroize(&mut self) {
+        match self {
+            Kind::Poly(h) => h.zeroize(),
+            Kind::Brw(b) => b.zeroize(),
+            Kind::TBrw(h) => h.zeroize(),
+            Kind::TwoL(h) => h.zeroize(),
+            Kind::DHash(h) => h.zeroize(),
+            Kind::Dec(h) => h.zeroize(),
+            Kind::Simd(s) => s.zeroize(),
+            Kind::Deferred(d) => wipe_vec(&mut d.head),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(s) => s.zeroize(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<F: SimdPrime> PrimeHasher<F> {
+    /// Whether the state is as wiped (a SIMD state: its fields other than vectors, which
+    /// only the backend's entry points may read; the tests hash with it after a wipe).
+    pub(crate) fn is_wiped(&self) -> bool {
+        let zero = |x: F| x.to_u192() == [0; 3];
+        let kind = match &self.kind {
+            Kind::Poly(h) => h.is_wiped(zero),
+            Kind::Brw(b) => b.is_wiped(zero),
+            Kind::TBrw(h) => h.is_wiped(zero),
+            Kind::TwoL(h) => h.is_wiped(zero),
+            Kind::DHash(h) => h.is_wiped(zero),
+            Kind::Dec(h) => h.is_wiped(zero),
+            Kind::Simd(s) => s.is_wiped(),
+            Kind::Deferred(d) => d.head.is_empty(),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(s) => s.is_wiped(),
+        };
+        kind && self.blocks.0.is_wiped() && self.n == 0
+    }
+
+    /// The name of the state's kind.
+    pub(crate) fn kind_name(&self) -> &'static str {
+        match &self.kind {
+            Kind::Poly(_) => "poly",
+            Kind::Brw(_) => "brw",
+            Kind::TBrw(_) => "t-brw",
+            Kind::TwoL(_) => "2l",
+            Kind::DHash(_) => "d-hash",
+            Kind::Dec(_) => "dec",
+            Kind::Simd(_) => "simd",
+            Kind::Deferred(_) => "deferred",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(_) => "scalar",
         }
     }
 }
@@ -527,7 +666,7 @@ impl<F: SimdPrime> Kind<F> {
             Kind::Dec(h) => h.absorb(p, pad2()),
             // SIMD states take bytes directly (see `update`); they never hold a block here.
             Kind::Simd(s) => s.update(p, bytes),
-            Kind::Deferred(d) => d.head.extend_from_slice(bytes),
+            Kind::Deferred(d) => extend_wiping(&mut d.head, bytes),
             #[cfg(target_arch = "x86_64")]
             Kind::Scalar(s) => crate::backend::scalar::update(s, p, bytes),
         }
@@ -540,7 +679,9 @@ fn horner_tail<F: Field>(p: &Powers<F>, first: F, rest: &[F], length: F) -> F {
     for &m in [first].iter().chain(rest).chain([&length]) {
         h.push(p.hx(), m);
     }
-    p.x().mul(h.finish(p.hx()))
+    let v = h.value(p.hx());
+    h.zeroize();
+    p.x().mul(v)
 }
 
 /// Horner powers of x a message of `max_len` bytes needs: a group of at most its blocks plus
@@ -566,3 +707,6 @@ pub(crate) fn scalar_last<F: crate::field::PrimeField>(acc: F, x: F, last: &[u8]
     }
     F::reduce(acc.add_block(F::from_block(last, true)).mul_block_wide(x))
 }
+
+#[cfg(test)]
+mod tests;

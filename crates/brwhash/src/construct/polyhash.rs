@@ -28,8 +28,22 @@ impl<F: Field> PolyHash<F> {
         self.horner.push(p.hx(), m);
     }
 
-    pub fn finish(self, p: &Powers<F>) -> F {
-        p.x().mul(self.horner.finish(p.hx()))
+    /// x * Poly(x; the blocks): the state is used up (wipe it after).
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
+        p.x().mul(self.horner.value(p.hx()))
+    }
+}
+
+impl<F: Field> Zeroize for PolyHash<F> {
+    fn zeroize(&mut self) {
+        self.horner.zeroize();
+    }
+}
+
+#[cfg(test)]
+impl<F: Field> PolyHash<F> {
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool) -> bool {
+        self.horner.is_wiped(zero)
     }
 }
 
@@ -164,12 +178,21 @@ impl<V: Field> Default for ExactPowers<V> {
     }
 }
 
-impl<V: Field> Drop for ExactPowers<V> {
-    fn drop(&mut self) {
+/// Wipes the computed powers: an empty table.
+impl<V: Field> Zeroize for ExactPowers<V> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
         for v in &mut self.p[..self.g] {
             v.zeroize();
         }
         self.step.zeroize();
+        self.g = 0;
+    }
+}
+
+impl<V: Field> Drop for ExactPowers<V> {
+    fn drop(&mut self) {
+        self.zeroize();
     }
 }
 
@@ -427,11 +450,35 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         super::scalar_last(value, p.x(), last)
     }
 
-    /// The value v of a whole message, the state on the caller's stack.
+    /// The value v of a whole message, the state on the caller's stack (its accumulator
+    /// wiped after; the power table wipes itself on drop).
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let mut s = Self::default();
         s.update(p, msg);
-        s.finish(p)
+        let v = s.finish(p);
+        s.acc.zeroize();
+        v
+    }
+}
+
+#[cfg(test)]
+impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
+    /// Whether the state is as wiped, but for the vectors (only entry points read them).
+    pub fn is_wiped(&self) -> bool {
+        self.held.is_wiped() && !self.started && !self.have_table && self.table.g == 0
+    }
+}
+
+/// Wipes the accumulator, the power table and the bytes held: the state of
+/// `PolyStream::default()`. (Only inside the backend's entry points: it holds vectors.)
+impl<F: PrimeField, V: Lanes<F>> Zeroize for PolyStream<F, V> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.held.zeroize();
+        self.acc.zeroize();
+        self.started = false;
+        self.table.zeroize();
+        self.have_table = false;
     }
 }

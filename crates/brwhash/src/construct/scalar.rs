@@ -20,6 +20,7 @@ use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Brw, Horner, G};
 use crate::field::{Clamped, Field, Fp1305, PrimeField};
 use crate::Algorithm;
+use zeroize::Zeroize;
 
 /// Largest chunk: 32 blocks of 16 bytes (a 5-BRWHash chunk, four blocks of each of eight
 /// decBRWHash streams).
@@ -131,8 +132,9 @@ impl<F: PrimeField> Core<F> {
 
     /// The value v of the message whose bytes after the last whole chunk are `tail`
     /// (shorter than a chunk; for d-Hash's head, at most 2^d - 1 blocks); `n` is its length.
+    /// The state is used up (wipe it after); the values computed here are wiped.
     #[inline(always)]
-    fn finish<const S: usize>(self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
+    fn finish<const S: usize>(&mut self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
         let b = F::BLOCK;
         let length = F::from_u64(n.wrapping_mul(8));
         let pad2 = |block: &[u8]| {
@@ -143,9 +145,9 @@ impl<F: PrimeField> Core<F> {
             }
         };
         match self {
-            Core::Poly(acc) => poly_bytes(p.hx(), acc, tail),
+            Core::Poly(acc) => poly_bytes(p.hx(), *acc, tail),
             Core::DHead(_) => poly_bytes(p.hx(), F::ZERO, tail),
-            Core::Brw(mut brw, t) => {
+            &mut Core::Brw(ref mut brw, t) => {
                 let blocks = tail.len().div_ceil(b);
                 // t-BRWHash: BRW covers whole groups of 2^t blocks, Horner the rest:
                 // x * Poly(x; BRW value, the other blocks, L).
@@ -159,7 +161,7 @@ impl<F: PrimeField> Core<F> {
                     }
                 }
                 values[0] = brw.finish(&p.sq);
-                if t == 0 {
+                let v = if t == 0 {
                     // BRWHash: x * (x * BRW + L) = x^2 BRW + x L.
                     F::reduce(F::wide_add(
                         p.sq[1].mul_wide(values[0]),
@@ -169,9 +171,11 @@ impl<F: PrimeField> Core<F> {
                     let k = 1 + blocks - prefix;
                     values[k] = length;
                     x_poly(p.hx(), F::ZERO, &values[..=k])
-                }
+                };
+                values[0].zeroize();
+                v
             }
-            Core::TwoL(mut outer, d) => {
+            &mut Core::TwoL(ref mut outer, d) => {
                 // values = [V, the blocks of the final partial super-block, L].
                 let mut values = [F::ZERO; 33];
                 let mut k = 1;
@@ -186,9 +190,11 @@ impl<F: PrimeField> Core<F> {
                 }
                 values[0] = outer.value(p.hg());
                 values[k] = length;
-                x_poly(p.hx(), F::ZERO, &values[..=k])
+                let v = x_poly(p.hx(), F::ZERO, &values[..=k]);
+                values[0].zeroize();
+                v
             }
-            Core::Dec(mut streams) => {
+            Core::Dec(streams) => {
                 // Zero blocks fill the streams to q blocks each; a short last block is
                 // zero-padded (pad2).
                 let c = streams.len();
@@ -201,10 +207,48 @@ impl<F: PrimeField> Core<F> {
                     }
                 }
                 let mut values = [F::ZERO; 16];
-                for (v, s) in values.iter_mut().zip(&streams) {
+                for (v, s) in values.iter_mut().zip(streams.iter()) {
                     *v = s.finish(&p.sq);
                 }
-                combine(p, &values[..c], n.div_ceil(b as u64), length)
+                let v = combine(p, &values[..c], n.div_ceil(b as u64), length);
+                values[..c].iter_mut().zeroize();
+                v
+            }
+        }
+    }
+}
+
+impl<F: PrimeField> Core<F> {
+    /// Wipe what derives from the key (accumulators, BRW stacks), not the message's blocks:
+    /// the cheap wipe of a one-shot state.
+    #[inline(always)]
+    fn wipe_secrets(&mut self) {
+        match self {
+            Core::Brw(brw, _) => brw.wipe_stack(),
+            Core::Dec(streams) => {
+                for s in streams {
+                    s.wipe_stack();
+                }
+            }
+            other => other.zeroize(),
+        }
+    }
+}
+
+/// Wipes the accumulators: the state of a new message (d-Hash's state is `TwoL` from its
+/// 2^d-th block on: `ScalarHasher::zeroize` puts back `DHead`).
+impl<F: PrimeField> Zeroize for Core<F> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        match self {
+            Core::Poly(acc) => acc.zeroize(),
+            Core::Brw(brw, _) => brw.zeroize(),
+            Core::TwoL(outer, _) => outer.zeroize(),
+            Core::DHead(_) => {}
+            Core::Dec(streams) => {
+                for s in streams {
+                    s.zeroize();
+                }
             }
         }
     }
@@ -264,7 +308,9 @@ fn dec_streams<F: PrimeField, const Q: usize, const S: usize>(
         *v = brw_short(&p.sq, &ms[..q]);
     }
     let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    combine(p, &values[..c], msg.len().div_ceil(b) as u64, length)
+    let v = combine(p, &values[..c], msg.len().div_ceil(b) as u64, length);
+    values[..c].iter_mut().zeroize();
+    v
 }
 
 /// One Horner group of G full pad1 blocks straight from bytes: `acc` = x * Poly(x; blocks
@@ -322,13 +368,16 @@ fn x_poly<F: Field>(xp: &[F], mut acc: F, values: &[F]) -> F {
     acc
 }
 
-/// The streaming state of a prime-field function on the scalar backend.
+/// The streaming state of a prime-field function on the scalar backend (wiped by its owner,
+/// `PrimeHasher`, on drop).
 #[derive(Clone)]
 pub(crate) struct ScalarHasher<F: PrimeField> {
     held: Held<MAX_CHUNK>,
     /// Message bytes N so far.
     n: u64,
     core: Core<F>,
+    /// d-Hash's d, to go back to `Core::DHead` when wiped.
+    d_hash: Option<u8>,
 }
 
 impl<F: PrimeField> ScalarHasher<F> {
@@ -337,6 +386,10 @@ impl<F: PrimeField> ScalarHasher<F> {
             held: Held::default(),
             n: 0,
             core: Core::new(alg, None),
+            d_hash: match alg.family() {
+                Family::DHash(d, _) => Some(d),
+                _ => None,
+            },
         }
     }
 
@@ -361,11 +414,38 @@ impl<F: PrimeField> ScalarHasher<F> {
         );
     }
 
-    /// The value v of SPEC.md section 5 (before `out()`).
+    /// The value v of SPEC.md section 5 (before `out()`). The state is used up (its owner
+    /// wipes it).
     #[inline(always)]
-    pub fn finish(self, p: &Powers<F>) -> F {
-        let ScalarHasher { held, n, core } = self;
-        core.finish(p, held.held(), n)
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
+        self.core.finish(p, self.held.held(), self.n)
+    }
+}
+
+#[cfg(test)]
+impl<F: PrimeField> ScalarHasher<F> {
+    pub fn is_wiped(&self) -> bool {
+        let zero = |x: F| x.to_u192() == [0; 3];
+        let core = match &self.core {
+            Core::Poly(acc) => zero(*acc),
+            Core::Brw(brw, _) => brw.is_wiped(zero),
+            Core::TwoL(outer, _) => self.d_hash.is_none() && outer.is_wiped(zero),
+            Core::DHead(_) => true,
+            Core::Dec(streams) => streams.iter().all(|s| s.is_wiped(zero)),
+        };
+        core && self.held.is_wiped() && self.n == 0
+    }
+}
+
+/// Wipes the accumulators and the bytes held: the state of `ScalarHasher::new(alg)`.
+impl<F: PrimeField> Zeroize for ScalarHasher<F> {
+    fn zeroize(&mut self) {
+        self.held.zeroize();
+        self.n = 0;
+        self.core.zeroize();
+        if let Some(d) = self.d_hash {
+            self.core = Core::DHead(d);
+        }
     }
 }
 
@@ -400,6 +480,7 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
     }
     let mut values = [F::ZERO; 33];
     values[0] = outer.value(p.hg());
+    outer.zeroize();
     let mut k = 1;
     for block in msg[sb_bytes..].chunks(b) {
         values[k] = if block.len() == b {
@@ -410,7 +491,9 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
         k += 1;
     }
     values[k] = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    x_poly(p.hx(), F::ZERO, &values[..=k])
+    let v = x_poly(p.hx(), F::ZERO, &values[..=k]);
+    values[0].zeroize();
+    v
 }
 
 /// x * Poly(x; pad1(msg)) with `xp[j - 1]` = x^j (groups of `xp.len()` blocks).
@@ -569,5 +652,7 @@ pub(crate) fn one_shot<F: PrimeField, const S: usize>(
             core.absorb(p, chunk);
         }
     }
-    core.finish(p, &msg[whole..], msg.len() as u64)
+    let v = core.finish(p, &msg[whole..], msg.len() as u64);
+    core.wipe_secrets();
+    v
 }

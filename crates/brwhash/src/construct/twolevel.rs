@@ -5,9 +5,10 @@
 //! x * Poly(x; that value, the blocks of the final partial super-block, L).
 
 use super::polyhash::PolyHash;
-use super::{horner_tail, Powers};
+use super::{extend_wiping, horner_tail, wipe_vec, Powers};
 use crate::eval::{brw_short, Horner};
 use crate::field::{Field, PrimeField};
+use zeroize::Zeroize;
 
 #[derive(Clone)]
 pub(super) struct TwoL<F: Field> {
@@ -39,8 +40,18 @@ impl<F: Field> TwoL<F> {
         }
     }
 
-    pub fn finish(self, p: &Powers<F>, length: F) -> F {
-        horner_tail(p, self.outer.finish(p.hg()), &self.sb[..self.n], length)
+    /// The value (the state is used up: wipe it after).
+    pub fn finish(&mut self, p: &Powers<F>, length: F) -> F {
+        horner_tail(p, self.outer.value(p.hg()), &self.sb[..self.n], length)
+    }
+}
+
+/// Wipes the super-block's blocks and the Horner layer: the state of `TwoL::new(d)`.
+impl<F: Field> Zeroize for TwoL<F> {
+    fn zeroize(&mut self) {
+        self.sb.zeroize();
+        self.n = 0;
+        self.outer.zeroize();
     }
 }
 
@@ -50,6 +61,8 @@ impl<F: Field> TwoL<F> {
 #[derive(Clone)]
 pub(super) struct DHash<F: Field> {
     d: u8,
+    /// The head's bytes (room for all of them is reserved at once: no reallocation leaves a
+    /// copy behind); wiped once replayed, and with the state.
     head: Vec<u8>,
     long: Option<TwoL<F>>,
 }
@@ -71,34 +84,59 @@ impl<F: PrimeField> DHash<F> {
         }
         let threshold = ((1usize << self.d) - 1) * F::BLOCK;
         if self.head.len() < threshold {
-            return self.head.extend_from_slice(bytes);
+            if self.head.capacity() == 0 {
+                self.head.reserve_exact(threshold);
+            }
+            return extend_wiping(&mut self.head, bytes);
         }
-        // This is block 2^d: the message is long, so replay the head with pad2.
-        let mut long = TwoL::new(self.d);
+        // This is block 2^d: the message is long, so replay the head with pad2 (into the
+        // state in place: a local would leave a copy of the values on the stack).
+        let long = self.long.insert(TwoL::new(self.d));
         for b in self.head.chunks(F::BLOCK) {
             long.absorb(p, F::from_block(b, false));
         }
         long.absorb(p, F::from_block(bytes, false));
-        zeroize::Zeroize::zeroize(&mut self.head);
-        self.long = Some(long);
+        wipe_vec(&mut self.head);
     }
 
-    pub fn finish(mut self, p: &Powers<F>, length: F) -> F {
-        match self.long.take() {
+    /// The value (the state is used up: wipe it after).
+    pub fn finish(&mut self, p: &Powers<F>, length: F) -> F {
+        match &mut self.long {
             Some(long) => long.finish(p, length),
             None => {
                 let mut short = PolyHash::default();
                 for b in self.head.chunks(F::BLOCK) {
                     short.absorb(p, F::from_block(b, true));
                 }
-                short.finish(p)
+                let v = short.finish(p);
+                short.zeroize();
+                v
             }
         }
     }
 }
 
-impl<F: Field> Drop for DHash<F> {
-    fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.head);
+#[cfg(test)]
+impl<F: Field> TwoL<F> {
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool + Copy) -> bool {
+        self.sb.iter().all(|&m| zero(m)) && self.n == 0 && self.outer.is_wiped(zero)
+    }
+}
+
+#[cfg(test)]
+impl<F: Field> DHash<F> {
+    pub fn is_wiped(&self, _zero: impl Fn(F) -> bool) -> bool {
+        self.head.is_empty() && self.long.is_none()
+    }
+}
+
+/// Wipes the held head and the long branch: the state of `DHash::new(d)`.
+impl<F: Field> Zeroize for DHash<F> {
+    fn zeroize(&mut self) {
+        wipe_vec(&mut self.head);
+        if let Some(long) = &mut self.long {
+            long.zeroize();
+        }
+        self.long = None;
     }
 }

@@ -4,6 +4,7 @@
 
 use super::{SqTable, Stack, MAX_W};
 use crate::field::Field;
+use zeroize::Zeroize;
 
 /// Unreduced BRW(x; M1, M2, M3) and its shorter cases: the leaves of every BRW tree.
 #[inline(always)]
@@ -124,7 +125,35 @@ impl<F: Field, const C: usize> Default for Brw<F, C> {
     }
 }
 
+/// Wipes the pending blocks and the stack (products with key powers): the state of
+/// `Brw::default()`.
+impl<F: Field, const C: usize> Zeroize for Brw<F, C> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        for m in &mut self.chunk {
+            m.zeroize();
+        }
+        self.n = 0;
+        self.i = 0;
+        self.stack.zeroize();
+    }
+}
+
 impl<F: Field, const C: usize> Brw<F, C> {
+    /// Whether the state is as wiped: no blocks (the pending ones all `zero`), no chunks, an
+    /// empty stack.
+    #[cfg(test)]
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool) -> bool {
+        self.chunk.iter().all(|&m| zero(m)) && self.n == 0 && self.i == 0 && self.stack.is_wiped()
+    }
+
+    /// Wipe the stack only, not the pending blocks (message blocks): the cheap wipe of a
+    /// one-shot state.
+    #[inline(always)]
+    pub fn wipe_stack(&mut self) {
+        self.stack.zeroize();
+    }
+
     /// w = lg C.
     const W: usize = C.trailing_zeros() as usize;
 

@@ -6,6 +6,7 @@
 
 use super::G;
 use crate::field::Field;
+use zeroize::Zeroize;
 
 /// Streaming evaluation of Poly(base; M_1, ..., M_l), optionally continuing from an
 /// accumulator (Poly of the blocks seen before).
@@ -22,7 +23,25 @@ impl<F: Field> Default for Horner<F> {
     }
 }
 
+/// Wipes the accumulator and the pending blocks: the state of `Horner::default()`.
+impl<F: Field> Zeroize for Horner<F> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.acc.zeroize();
+        for m in &mut self.buf {
+            m.zeroize();
+        }
+        self.n = 0;
+    }
+}
+
 impl<F: Field> Horner<F> {
+    /// Whether the accumulator and the pending blocks are all `zero`, none pending.
+    #[cfg(test)]
+    pub fn is_wiped(&self, zero: impl Fn(F) -> bool) -> bool {
+        zero(self.acc) && self.buf.iter().all(|&m| zero(m)) && self.n == 0
+    }
+
     /// Continue a Horner evaluation whose value so far is `acc`.
     pub fn with_acc(acc: F) -> Self {
         Horner {

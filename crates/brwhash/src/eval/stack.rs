@@ -5,8 +5,12 @@
 //! allocated on every message, and SIMD products are 32- or 64-byte aligned, which glibc
 //! serves through its slow `memalign` path: about 350 TSC cycles per allocation and free,
 //! more than hashing 2 KiB on IFMA. With `N = 8` a message spills only after 255 chunks.
+//!
+//! The entries are products with key powers: [`Zeroize`] wipes every inline slot ever used
+//! (popped entries stay in their slots until then) and the spilled ones.
 
 use arrayvec::ArrayVec;
+use zeroize::Zeroize;
 
 #[derive(Clone)]
 pub struct Stack<T, const N: usize = 8> {
@@ -14,6 +18,8 @@ pub struct Stack<T, const N: usize = 8> {
     top: ArrayVec<T, N>,
     /// The oldest entries, the bottom of the stack first.
     bottom: Vec<T>,
+    /// Inline slots ever used (the most entries `top` has held): what a wipe must cover.
+    used: usize,
 }
 
 impl<T, const N: usize> Default for Stack<T, N> {
@@ -21,6 +27,7 @@ impl<T, const N: usize> Default for Stack<T, N> {
         Stack {
             top: ArrayVec::new(),
             bottom: Vec::new(),
+            used: 0,
         }
     }
 }
@@ -43,6 +50,7 @@ impl<T: Copy, const N: usize> Stack<T, N> {
             self.bottom.push(self.top.remove(0));
         }
         self.top.push(v);
+        self.used = self.used.max(self.top.len());
     }
 
     /// The top entry. Callers pop only entries they pushed (chunk i pops ntz(i) of its
@@ -55,6 +63,12 @@ impl<T: Copy, const N: usize> Stack<T, N> {
         }
     }
 
+    /// Whether the stack is empty and was wiped (no inline slot left to wipe).
+    #[cfg(test)]
+    pub fn is_wiped(&self) -> bool {
+        self.is_empty() && self.used == 0
+    }
+
     /// Every entry, bottom first.
     #[inline(always)]
     pub fn iter(&self) -> impl Iterator<Item = &T> {
@@ -62,9 +76,79 @@ impl<T: Copy, const N: usize> Stack<T, N> {
     }
 }
 
+impl<T: Copy + Default + Zeroize, const N: usize> Zeroize for Stack<T, N> {
+    /// Every inline slot ever used, popped ones included (refilled, so that they can be
+    /// written), and the spilled entries with their `Vec`'s spare capacity; the stack is then
+    /// empty. (Always inlined: SIMD entries inline it whole, see `backend::x86`.)
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        while self.top.len() < self.used {
+            self.top.push(T::default());
+        }
+        for e in self.top.iter_mut() {
+            e.zeroize();
+        }
+        self.top.clear();
+        self.used = 0;
+        if self.bottom.capacity() > 0 {
+            self.bottom.zeroize();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Stack;
+    use std::cell::Cell;
+    use zeroize::Zeroize;
+
+    thread_local! {
+        /// Values wiped by `Probe::zeroize` on this thread.
+        static WIPED: Cell<Vec<u32>> = const { Cell::new(Vec::new()) };
+    }
+
+    /// An entry that records the value it held when it was wiped.
+    #[derive(Clone, Copy, Default)]
+    struct Probe(u32);
+
+    impl Zeroize for Probe {
+        fn zeroize(&mut self) {
+            let mut log = WIPED.take();
+            log.push(self.0);
+            WIPED.set(log);
+            self.0 = 0;
+        }
+    }
+
+    /// A wipe reaches every inline slot ever used, those of popped entries too, and the
+    /// spilled entries; the stack is then empty and works as new.
+    #[test]
+    fn zeroize_wipes_popped_slots_and_spills() {
+        let mut s = Stack::<Probe, 4>::default();
+        for v in 1..=6 {
+            s.push(Probe(v)); // 1 and 2 spill to the heap
+        }
+        for _ in 0..3 {
+            s.pop(); // 6, 5, 4: their slots keep the values
+        }
+        WIPED.set(Vec::new());
+        s.zeroize();
+        let mut wiped = WIPED.take();
+        wiped.sort_unstable();
+        // Inline slots: 3 (live) and the stale 4, 5, 6; then the spilled 1 and 2. The refilled
+        // slots hold the stale values only in memory, not as values, so they log as 0.
+        assert_eq!(wiped.iter().filter(|&&v| v != 0).count(), 3, "{wiped:?}");
+        assert!(wiped.contains(&1) && wiped.contains(&2) && wiped.contains(&3));
+        assert_eq!(
+            wiped.len(),
+            6,
+            "4 inline slots and 2 spilled entries: {wiped:?}"
+        );
+        assert!(s.is_empty());
+        assert_eq!(s.used, 0);
+        s.push(Probe(9));
+        assert_eq!(s.pop().0, 9);
+    }
 
     /// Against a `Vec` through pushes and pops that cross the inline capacity both ways.
     #[test]

@@ -20,8 +20,9 @@ pub use gf256::Gf256;
 
 /// A field element in a partially reduced representation, and its unreduced products.
 pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
-    /// An unreduced product or a sum of unreduced products.
-    type Wide: Copy + Default;
+    /// An unreduced product or a sum of unreduced products (wiped with the states that hold
+    /// them: BRW stacks).
+    type Wide: Copy + Default + zeroize::Zeroize;
 
     /// Additive identity.
     const ZERO: Self;
@@ -122,6 +123,12 @@ pub struct Cols<const N: usize>(pub [u128; N]);
 impl<const N: usize> Default for Cols<N> {
     fn default() -> Self {
         Cols([0; N])
+    }
+}
+
+impl<const N: usize> zeroize::Zeroize for Cols<N> {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
     }
 }
 

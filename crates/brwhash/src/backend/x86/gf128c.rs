@@ -83,7 +83,16 @@ impl Default for Wide128c {
     }
 }
 
+impl zeroize::Zeroize for Wide128c {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Wide128c([ZV; 3])) }
+    }
+}
+
 impl zeroize::Zeroize for Gf128c {
+    #[inline(always)]
     fn zeroize(&mut self) {
         // SAFETY: `self` is a valid, aligned, exclusive reference.
         unsafe { core::ptr::write_volatile(self, Gf128c(ZV)) }

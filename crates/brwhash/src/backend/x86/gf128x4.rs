@@ -34,7 +34,16 @@ impl Default for Wide128x4 {
     }
 }
 
+impl zeroize::Zeroize for Wide128x4 {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Wide128x4([ZV; 3])) }
+    }
+}
+
 impl zeroize::Zeroize for Gf128x4 {
+    #[inline(always)]
     fn zeroize(&mut self) {
         // SAFETY: `self` is a valid, aligned, exclusive reference.
         unsafe { core::ptr::write_volatile(self, Gf128x4(ZV)) }

@@ -86,7 +86,16 @@ impl Default for Wide256c {
     }
 }
 
+impl zeroize::Zeroize for Wide256c {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Wide256c([[ZV; 3]; 3])) }
+    }
+}
+
 impl zeroize::Zeroize for Gf256c {
+    #[inline(always)]
     fn zeroize(&mut self) {
         // SAFETY: `self` is a valid, aligned, exclusive reference.
         unsafe { core::ptr::write_volatile(self, Gf256c([ZV; 2])) }

@@ -71,7 +71,16 @@ impl Default for Wide256x4 {
     }
 }
 
+impl zeroize::Zeroize for Wide256x4 {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        // SAFETY: `self` is a valid, aligned, exclusive reference.
+        unsafe { core::ptr::write_volatile(self, Wide256x4([[ZV; 3]; 3])) }
+    }
+}
+
 impl zeroize::Zeroize for Gf256x4 {
+    #[inline(always)]
     fn zeroize(&mut self) {
         // SAFETY: `self` is a valid, aligned, exclusive reference.
         unsafe { core::ptr::write_volatile(self, Gf256x4([ZV; 2])) }

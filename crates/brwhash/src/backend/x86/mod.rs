@@ -65,7 +65,7 @@ pub(crate) fn scalar_update<F: PrimeField>(s: &mut ScalarHasher<F>, p: &Powers<F
 }
 
 #[target_feature(enable = "bmi2")]
-pub(crate) fn scalar_finish<F: PrimeField>(s: ScalarHasher<F>, p: &Powers<F>) -> F {
+pub(crate) fn scalar_finish<F: PrimeField>(s: &mut ScalarHasher<F>, p: &Powers<F>) -> F {
     s.finish(p)
 }
 
@@ -90,9 +90,10 @@ pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
 
 /// Entry points: each compiles a construction's hot path with the backend's features; the
 /// one-shot entry keeps the state on its stack (a boxed state is a 64-byte-aligned heap
-/// allocation, which glibc serves slowly: about 300 TSC cycles per message).
+/// allocation, which glibc serves slowly: about 300 TSC cycles per message). `$wipe` zeroizes
+/// a state (its vectors written with the backend's features).
 macro_rules! entry {
-    ($feature:literal, $update:ident, $finish:ident, $one_shot:ident, $state:ident, $lanes:ident) => {
+    ($feature:literal, $update:ident, $finish:ident, $one_shot:ident, $wipe:ident, $state:ident, $lanes:ident) => {
         #[target_feature(enable = $feature)]
         pub(crate) fn $one_shot<F: X86Lanes, const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
             $state::<F, F::$lanes>::one_shot(p, msg)
@@ -111,6 +112,11 @@ macro_rules! entry {
         pub(crate) fn $finish<F: X86Lanes>(s: &mut $state<F, F::$lanes>, p: &Powers<F>) -> F {
             s.finish(p)
         }
+
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $wipe<F: X86Lanes>(s: &mut $state<F, F::$lanes>) {
+            zeroize::Zeroize::zeroize(s)
+        }
     };
 }
 
@@ -119,6 +125,7 @@ entry!(
     dec_update_avx2,
     dec_finish_avx2,
     dec_one_shot_avx2,
+    dec_wipe_avx2,
     DecLanes,
     X4
 );
@@ -127,6 +134,7 @@ entry!(
     dec_update_avx512,
     dec_finish_avx512,
     dec_one_shot_avx512,
+    dec_wipe_avx512,
     DecLanes,
     X8
 );
@@ -135,6 +143,7 @@ entry!(
     poly_update_avx2,
     poly_finish_avx2,
     poly_one_shot_avx2,
+    poly_wipe_avx2,
     PolyStream,
     X4
 );
@@ -143,6 +152,7 @@ entry!(
     poly_update_avx512,
     poly_finish_avx512,
     poly_one_shot_avx512,
+    poly_wipe_avx512,
     PolyStream,
     X8
 );
@@ -151,6 +161,7 @@ entry!(
     dec_update_ifma4,
     dec_finish_ifma4,
     dec_one_shot_ifma4,
+    dec_wipe_ifma4,
     DecLanes,
     I4
 );
@@ -159,6 +170,7 @@ entry!(
     dec_update_ifma8,
     dec_finish_ifma8,
     dec_one_shot_ifma8,
+    dec_wipe_ifma8,
     DecLanes,
     I8
 );
@@ -167,6 +179,7 @@ entry!(
     poly_update_ifma8,
     poly_finish_ifma8,
     poly_one_shot_ifma8,
+    poly_wipe_ifma8,
     PolyStream,
     I8
 );
@@ -175,6 +188,7 @@ entry!(
     periods_update_ifma8,
     periods_finish_ifma8,
     periods_one_shot_ifma8,
+    periods_wipe_ifma8,
     DecPeriods,
     I8
 );
@@ -183,6 +197,7 @@ entry!(
     periods_update_avx512,
     periods_finish_avx512,
     periods_one_shot_avx512,
+    periods_wipe_avx512,
     DecPeriods,
     X8
 );
@@ -284,7 +299,11 @@ macro_rules! clmul_entries {
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        pub(crate) fn $finish(h: BinHasher<$field>, p: &Powers<$field>, vector: bool) -> $field {
+        pub(crate) fn $finish(
+            mut h: BinHasher<$field>,
+            p: &Powers<$field>,
+            vector: bool,
+        ) -> $field {
             if vector {
                 h.finish_vector(p)
             } else {

@@ -117,6 +117,14 @@ macro_rules! radix26_lanes {
                 }
             }
 
+            impl zeroize::Zeroize for Wide {
+                #[inline(always)]
+                fn zeroize(&mut self) {
+                    // SAFETY: `self` is a valid, aligned, exclusive reference.
+                    unsafe { core::ptr::write_volatile(self, Wide([ZV; 5])) }
+                }
+            }
+
             impl<const K: u64> Default for L26<K> {
                 fn default() -> Self {
                     L26([ZV; 5])
@@ -124,6 +132,7 @@ macro_rules! radix26_lanes {
             }
 
             impl<const K: u64> zeroize::Zeroize for L26<K> {
+                #[inline(always)]
                 fn zeroize(&mut self) {
                     // SAFETY: `self` is a valid, aligned, exclusive reference.
                     unsafe { core::ptr::write_volatile(self, L26([ZV; 5])) }

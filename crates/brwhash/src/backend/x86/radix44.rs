@@ -141,6 +141,14 @@ macro_rules! radix44_width {
                 }
             }
 
+            impl zeroize::Zeroize for Wide {
+                #[inline(always)]
+                fn zeroize(&mut self) {
+                    // SAFETY: `self` is a valid, aligned, exclusive reference.
+                    unsafe { core::ptr::write_volatile(self, Wide([ZV; 6])) }
+                }
+            }
+
             /// W elements in radix 2^44; `K` = 20 for 2^130 - 5, 32 for 2^127 - 1.
             #[derive(Clone, Copy)]
             pub(crate) struct L44<const K: u64>(pub(crate) [V; 3]);
@@ -152,6 +160,7 @@ macro_rules! radix44_width {
             }
 
             impl<const K: u64> zeroize::Zeroize for L44<K> {
+                #[inline(always)]
                 fn zeroize(&mut self) {
                     // SAFETY: `self` is a valid, aligned, exclusive reference.
                     unsafe { core::ptr::write_volatile(self, L44([ZV; 3])) }
