@@ -2,7 +2,8 @@
 # The whole test suite, as README.md gives it and .ci/run calls it: formatting, lints, rustdoc,
 # the Python reference against every vector, every Rust test (with the C library's known-answer
 # program, compiled and run by crates/brwhash-ffi/tests/c.rs), and the Python package
-# (pip install bindings/python into a virtualenv, then pytest).
+# (pip install bindings/python into a virtualenv, then pytest), then a short fuzzing run of
+# every fuzz target (scripts/fuzz.sh installs nightly Rust and cargo-fuzz if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh   # system libraries of the benchmark peers (libssl-dev, libipsec-mb-dev)
@@ -24,3 +25,8 @@ cargo test --workspace --locked
 echo "== Python package"
 # The CLI agreement tests use the binary cargo test just built.
 BRWHASH_CLI="${CARGO_TARGET_DIR:-$PWD/target}/debug/brwhash" bash bindings/python/test.sh
+echo "== fuzzing (cargo-fuzz, AddressSanitizer; a short run: docs/fuzzing.md for long ones)"
+# BRWHASH_FUZZ_SECONDS=0 skips it (for quick local runs; CI runs it).
+if [[ ${BRWHASH_FUZZ_SECONDS:-30} != 0 ]]; then
+  bash scripts/fuzz.sh "${BRWHASH_FUZZ_SECONDS:-30}"
+fi
