@@ -11,8 +11,12 @@
 //! `brwhash::hash_with_backend`), streamed in pieces that are each placed the same way, MAC
 //! tags and vecHash2L components; every output against the portable backend.
 //!
-//! Under Miri (which sees no SIMD features, so only the portable backend runs) the sizes
-//! shrink to a few of each kind.
+//! Under Miri the sizes shrink to a few of each kind and the portable backend is only the
+//! reference (kat_subset.rs runs it against known answers). Miri sees the CPU features the
+//! build enables statically: `scripts/sanitizers.sh` builds with
+//! `-C target-feature=+bmi2,+adx,+avx2,+pclmulqdq,+sse4.1`, so the scalar, AVX2 and PCLMULQDQ
+//! backends run in the interpreter (it has no AVX-512: those backends skip there, and
+//! AddressSanitizer covers them).
 
 mod common;
 
@@ -26,10 +30,13 @@ fn placed(msg: &[u8], off: usize) -> Box<[u8]> {
     b
 }
 
-/// (backend, algorithm) pairs that run here, portable included.
+/// (backend, algorithm) pairs that run here, portable included (except under Miri).
 fn pairs() -> Vec<(Backend, Algorithm)> {
     let mut out = Vec::new();
     for b in Backend::ALL {
+        if cfg!(miri) && b == Backend::Portable {
+            continue;
+        }
         if !b.cpu_supports() {
             println!("skipping backend {b}: this CPU (or Miri) lacks its instructions");
             continue;
@@ -51,7 +58,7 @@ fn portable(alg: Algorithm, key: &[u8]) -> Key {
 /// Offsets into the allocation: all of 0..64 natively.
 fn offsets() -> Vec<usize> {
     if cfg!(miri) {
-        vec![0, 1, 7, 13]
+        vec![0, 5]
     } else {
         (0..64).collect()
     }
@@ -60,7 +67,7 @@ fn offsets() -> Vec<usize> {
 /// Short lengths: every one of 0..=300 natively (every tail of every block and group size).
 fn short_lengths() -> Vec<usize> {
     if cfg!(miri) {
-        vec![0, 1, 14, 15, 16, 17, 31, 32, 33, 47, 65]
+        vec![0, 1, 17, 33, 65]
     } else {
         (0..=300).collect()
     }
@@ -69,7 +76,7 @@ fn short_lengths() -> Vec<usize> {
 /// Lengths past the crossovers to SIMD code (352..2048 bytes), its groups and chunks.
 fn long_lengths() -> Vec<usize> {
     if cfg!(miri) {
-        vec![255, 497]
+        vec![2049]
     } else {
         vec![
             353, 449, 496, 497, 511, 512, 513, 1000, 1023, 1024, 1025, 1985, 2047, 2048, 2049,
