@@ -202,6 +202,51 @@ unsafe fn backend(name: *const c_char) -> Result<Option<Backend>, Guarded> {
     Ok(Some(s.parse::<Backend>()?))
 }
 
+/// The algorithm, backend and key that every keyed entry point takes, decoded in one order
+/// (so several bad arguments give the same code in every call): name, backend, key.
+struct Keyed<'a> {
+    alg: Algorithm,
+    /// `None`: the default choice.
+    backend: Option<Backend>,
+    key: &'a [u8],
+}
+
+impl Keyed<'_> {
+    fn key(&self) -> Result<Key, Error> {
+        match self.backend {
+            Some(b) => Key::with_backend(self.alg, self.key, b),
+            None => Key::new(self.alg, self.key),
+        }
+    }
+
+    fn mac(&self) -> Result<Mac, Error> {
+        match self.backend {
+            Some(b) => Mac::with_backend(self.alg, self.key, b),
+            None => Mac::new(self.alg, self.key),
+        }
+    }
+}
+
+/// Decodes the [`Keyed`] arguments.
+///
+/// # Safety
+/// `alg` and `backend` must be NULL or NUL-terminated strings valid for `'a`; `key` NULL or
+/// valid for reading `key_len` bytes that are not written during `'a`.
+unsafe fn keyed<'a>(
+    alg: *const c_char,
+    backend: *const c_char,
+    key: *const u8,
+    key_len: usize,
+) -> Result<Keyed<'a>, Guarded> {
+    // SAFETY: forwarded contract (`alg`).
+    let alg = unsafe { algorithm(alg) }?;
+    // SAFETY: forwarded contract (`backend`).
+    let backend = unsafe { self::backend(backend) }?;
+    // SAFETY: forwarded contract (`key`, `key_len`).
+    let key = unsafe { slice_from_raw(key, key_len) }?;
+    Ok(Keyed { alg, backend, key })
+}
+
 /// Writes `value` to `*out`.
 ///
 /// # Safety
@@ -519,18 +564,16 @@ pub unsafe extern "C" fn brwhash_hash_with_backend(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `backend` is NULL or a NUL-terminated string (caller's contract).
-        let b = unsafe { self::backend(backend) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg`, `backend` NULL or NUL-terminated strings, `key` NULL or valid for
+        // `key_len` bytes (caller's contract).
+        let args = unsafe { keyed(alg, backend, key, key_len) }?;
         // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
         let m = unsafe { message(msg, msg_len) }?;
-        check_out(out, out_len, a)?;
-        let d = match b {
-            Some(b) => brwhash::hash_with_backend(a, b, k, m)?,
-            None => brwhash::hash(a, k, m)?,
+        check_out(out, out_len, args.alg)?;
+        // One-shot: key powers for this length only (a `Key` would compute them for any).
+        let d = match args.backend {
+            Some(b) => brwhash::hash_with_backend(args.alg, b, args.key, m)?,
+            None => brwhash::hash(args.alg, args.key, m)?,
         };
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&d, out, out_len) }?)
@@ -559,19 +602,13 @@ pub unsafe extern "C" fn brwhash_hash_parallel(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `backend` is NULL or a NUL-terminated string (caller's contract).
-        let b = unsafe { self::backend(backend) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg`, `backend` NULL or NUL-terminated strings, `key` NULL or valid for
+        // `key_len` bytes (caller's contract).
+        let args = unsafe { keyed(alg, backend, key, key_len) }?;
         // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
         let m = unsafe { message(msg, msg_len) }?;
-        check_out(out, out_len, a)?;
-        let key = match b {
-            Some(b) => Key::with_backend(a, k, b)?,
-            None => Key::new(a, k)?,
-        };
+        check_out(out, out_len, args.alg)?;
+        let key = args.key()?;
         let d = on_threads(threads, || key.hash_parallel(m), || key.hash(m))?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&d, out, out_len) }?)
@@ -589,6 +626,15 @@ fn on_threads<T: Send>(
         return Ok(sequential());
     }
     brwhash::with_threads(threads, parallel).map_err(|_| BRWHASH_ERR_OTHER)
+}
+
+/// `BRWHASH_ERR_NOT_VECTOR` for an algorithm other than vecHash2L.
+fn not_vector_is_an_error(alg: Algorithm) -> Result<(), Error> {
+    if alg.is_vector() {
+        Ok(())
+    } else {
+        Err(Error::NotVector(alg.to_string()))
+    }
 }
 
 /// Checks an output buffer before the work: NULL, or shorter than `alg`'s digest.
@@ -623,17 +669,14 @@ pub unsafe extern "C" fn brwhash_hash_vector(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `parts`, `part_lens`: NULL or `count` valid components (caller's contract).
         let parts = unsafe { components(parts, part_lens, count) }?;
-        check_out(out, out_len, a)?;
-        if !a.is_vector() {
-            return Err(Error::NotVector(a.to_string()).into());
-        }
-        let d = brwhash::hash_vector(a, k, &parts)?;
+        check_out(out, out_len, args.alg)?;
+        not_vector_is_an_error(args.alg)?;
+        let d = brwhash::hash_vector(args.alg, args.key, &parts)?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&d, out, out_len) }?)
     })
@@ -657,14 +700,13 @@ pub unsafe extern "C" fn brwhash_mac(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
         let m = unsafe { message(msg, msg_len) }?;
-        check_out(out, out_len, a)?;
-        let t = brwhash::mac(a, k, m)?;
+        check_out(out, out_len, args.alg)?;
+        let t = brwhash::mac(args.alg, args.key, m)?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&t, out, out_len) }?)
     })
@@ -687,14 +729,13 @@ pub unsafe extern "C" fn brwhash_mac_parallel(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
         let m = unsafe { message(msg, msg_len) }?;
-        check_out(out, out_len, a)?;
-        let mac = Mac::new(a, k)?;
+        check_out(out, out_len, args.alg)?;
+        let mac = args.mac()?;
         let t = on_threads(threads, || mac.tag_parallel(m), || mac.tag(m))?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&t, out, out_len) }?)
@@ -718,15 +759,14 @@ pub unsafe extern "C" fn brwhash_mac_verify(
     tag_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `msg` is NULL or valid for reading `msg_len` bytes (caller's contract).
         let m = unsafe { message(msg, msg_len) }?;
         // SAFETY: `tag` is NULL or valid for reading `tag_len` bytes (caller's contract).
         let t = unsafe { slice_from_raw(tag, tag_len) }?;
-        if brwhash::mac(a, k, m)?.ct_eq_bytes(t) {
+        if brwhash::mac(args.alg, args.key, m)?.ct_eq_bytes(t) {
             Ok(())
         } else {
             Err(BRWHASH_ERR_VERIFY.into())
@@ -751,17 +791,14 @@ pub unsafe extern "C" fn brwhash_mac_vector(
     out_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `parts`, `part_lens`: NULL or `count` valid components (caller's contract).
         let parts = unsafe { components(parts, part_lens, count) }?;
-        check_out(out, out_len, a)?;
-        if !a.is_vector() {
-            return Err(Error::NotVector(a.to_string()).into());
-        }
-        let t = Mac::new(a, k)?.tag_vector(&parts)?;
+        check_out(out, out_len, args.alg)?;
+        not_vector_is_an_error(args.alg)?;
+        let t = args.mac()?.tag_vector(&parts)?;
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&t, out, out_len) }?)
     })
@@ -785,18 +822,15 @@ pub unsafe extern "C" fn brwhash_mac_verify_vector(
     tag_len: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
+        // bytes (caller's contract).
+        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
         // SAFETY: `parts`, `part_lens`: NULL or `count` valid components (caller's contract).
         let parts = unsafe { components(parts, part_lens, count) }?;
         // SAFETY: `tag` is NULL or valid for reading `tag_len` bytes (caller's contract).
         let t = unsafe { slice_from_raw(tag, tag_len) }?;
-        if !a.is_vector() {
-            return Err(Error::NotVector(a.to_string()).into());
-        }
-        if Mac::new(a, k)?.tag_vector(&parts)?.ct_eq_bytes(t) {
+        not_vector_is_an_error(args.alg)?;
+        if args.mac()?.tag_vector(&parts)?.ct_eq_bytes(t) {
             Ok(())
         } else {
             Err(BRWHASH_ERR_VERIFY.into())
@@ -826,22 +860,13 @@ unsafe fn new_hasher(
         if out.is_null() {
             return Err(BRWHASH_ERR_NULL_POINTER.into());
         }
-        // SAFETY: `alg` is NULL or a NUL-terminated string (caller's contract).
-        let a = unsafe { algorithm(alg) }?;
-        // SAFETY: `backend` is NULL or a NUL-terminated string (caller's contract).
-        let b = unsafe { self::backend(backend) }?;
-        // SAFETY: `key` is NULL or valid for reading `key_len` bytes (caller's contract).
-        let k = unsafe { slice_from_raw(key, key_len) }?;
+        // SAFETY: `alg`, `backend` NULL or NUL-terminated strings, `key` NULL or valid for
+        // `key_len` bytes (caller's contract).
+        let args = unsafe { keyed(alg, backend, key, key_len) }?;
         let shared = if mac {
-            Shared::Mac(Arc::new(match b {
-                Some(b) => Mac::with_backend(a, k, b)?,
-                None => Mac::new(a, k)?,
-            }))
+            Shared::Mac(Arc::new(args.mac()?))
         } else {
-            Shared::Key(Arc::new(match b {
-                Some(b) => Key::with_backend(a, k, b)?,
-                None => Key::new(a, k)?,
-            }))
+            Shared::Key(Arc::new(args.key()?))
         };
         made = Some(Box::new(BrwhashHasher {
             inner: shared.hasher(),
