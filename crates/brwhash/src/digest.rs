@@ -41,6 +41,12 @@ impl Digest {
         }
     }
 
+    /// Overwrites the bytes with zeros (for an intermediate value that must not linger, such
+    /// as the MAC's digest before s is added).
+    pub(crate) fn wipe(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.bytes);
+    }
+
     /// The bytes (16 or 32).
     ///
     /// ```

@@ -186,9 +186,10 @@ pub(crate) fn split_key(alg: Algorithm, key: &[u8]) -> Result<(&[u8], [u8; 32]),
 }
 
 /// tag = (digest + (s mod 2^mu)) mod 2^mu for the primes, digest XOR s for binary fields.
-pub(crate) fn mac_tag(alg: Algorithm, digest: Digest, s: &[u8; 32]) -> Tag {
+/// The digest and the copies made here are wiped: with the tag, the digest gives s.
+pub(crate) fn mac_tag(alg: Algorithm, mut digest: Digest, s: &[u8; 32]) -> Tag {
     let d = digest.as_bytes();
-    match alg.prime() {
+    let tag = match alg.prime() {
         Some(prime) => {
             let mu_mask = match prime {
                 Prime::P1271 => (1u128 << 126) - 1,
@@ -199,6 +200,7 @@ pub(crate) fn mac_tag(alg: Algorithm, digest: Digest, s: &[u8; 32]) -> Tag {
             let mut sv = [0u8; 16];
             sv.copy_from_slice(&s[..16]);
             let tag = u128::from_le_bytes(dv).wrapping_add(u128::from_le_bytes(sv) & mu_mask);
+            dv.zeroize();
             sv.zeroize();
             Digest::new(&(tag & mu_mask).to_le_bytes())
         }
@@ -207,9 +209,13 @@ pub(crate) fn mac_tag(alg: Algorithm, digest: Digest, s: &[u8; 32]) -> Tag {
             for (i, b) in d.iter().enumerate() {
                 t[i] = b ^ s[i];
             }
-            Digest::new(&t[..d.len()])
+            let tag = Digest::new(&t[..d.len()]);
+            t.zeroize();
+            tag
         }
-    }
+    };
+    digest.wipe();
+    tag
 }
 
 impl Drop for Mac {
