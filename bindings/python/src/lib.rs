@@ -265,16 +265,18 @@ fn hexdigest(
 
 /// One-shot vecHash2L128 / vecHash2L256 digest of a vector of 1 to 255 byte strings.
 ///
-/// `components` is an iterable (list, tuple ...) of bytes-like objects. Raises ValueError for
-/// another algorithm, a bad component count, a bad key length or backend.
+/// `components` is an iterable (list, tuple ...) of bytes-like objects. `threads` as for
+/// `digest` (vectors of `PARALLEL_THRESHOLD` bytes or more in all are split). Raises
+/// ValueError for another algorithm, a bad component count, a bad key length or backend.
 #[pyfunction]
-#[pyo3(signature = (alg, key, components, *, backend = None))]
+#[pyo3(signature = (alg, key, components, *, backend = None, threads = 1))]
 fn digest_vector<'py>(
     py: Python<'py>,
     alg: &str,
     key: &Bound<'py, PyAny>,
     components: &Bound<'py, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let alg = parse_alg(alg)?;
     let backend = parse_backend(backend)?;
@@ -284,10 +286,20 @@ fn digest_vector<'py>(
     let total = parts.iter().map(|p| p.len()).sum();
     let key = key_input(key)?;
     let k = key.bytes();
-    let out = maybe_detach(py, total, || match backend {
-        None => brwhash::hash_vector(alg, k, &parts),
-        Some(b) => brwhash::Key::with_backend(alg, k, b)?.hash_vector(&parts),
-    })
+    let out = maybe_detach(py, total, || {
+        with_threads(threads, |parallel| {
+            let key = match backend {
+                None if !parallel => return brwhash::hash_vector(alg, k, &parts),
+                None => brwhash::Key::new(alg, k)?,
+                Some(b) => brwhash::Key::with_backend(alg, k, b)?,
+            };
+            if parallel {
+                key.hash_vector_parallel(&parts)
+            } else {
+                key.hash_vector(&parts)
+            }
+        })
+    })?
     .map_err(value_error)?;
     Ok(PyBytes::new(py, out.as_bytes()))
 }
@@ -332,15 +344,17 @@ fn mac<'py>(
     Ok(PyBytes::new(py, tag.as_bytes()))
 }
 
-/// One-shot one-time MAC tag of a vecHash2L vector of 1 to 255 byte strings.
+/// One-shot one-time MAC tag of a vecHash2L vector of 1 to 255 byte strings (`threads` as
+/// for `digest_vector`).
 #[pyfunction]
-#[pyo3(signature = (alg, key, components, *, backend = None))]
+#[pyo3(signature = (alg, key, components, *, backend = None, threads = 1))]
 fn mac_vector<'py>(
     py: Python<'py>,
     alg: &str,
     key: &Bound<'py, PyAny>,
     components: &Bound<'py, PyAny>,
     backend: Option<&str>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let alg = parse_alg(alg)?;
     let backend = parse_backend(backend)?;
@@ -350,8 +364,29 @@ fn mac_vector<'py>(
     let total = parts.iter().map(|p| p.len()).sum();
     let key = key_input(key)?;
     let m = mac_for(alg, key.bytes(), backend)?;
-    let tag = maybe_detach(py, total, || m.tag_vector(&parts)).map_err(value_error)?;
+    let tag = tag_vector_on(py, &m, &parts, total, threads)?;
     Ok(PyBytes::new(py, tag.as_bytes()))
+}
+
+/// The MAC tag of a vector on `threads` threads (as `digest_vector`), without the GIL for
+/// large vectors.
+fn tag_vector_on(
+    py: Python<'_>,
+    m: &brwhash::Mac,
+    parts: &[&[u8]],
+    total: usize,
+    threads: usize,
+) -> PyResult<brwhash::Tag> {
+    maybe_detach(py, total, || {
+        with_threads(threads, |parallel| {
+            if parallel {
+                m.tag_vector_parallel(parts)
+            } else {
+                m.tag_vector(parts)
+            }
+        })
+    })?
+    .map_err(value_error)
 }
 
 /// The canonical names of all 65 algorithms, in the order of SPEC.md section 5.1.
@@ -695,28 +730,33 @@ impl PyMac {
         })
     }
 
-    /// The tag of a vecHash2L vector (an iterable of 1 to 255 bytes-like objects).
+    /// The tag of a vecHash2L vector (an iterable of 1 to 255 bytes-like objects); `threads`
+    /// as for `digest_vector`.
+    #[pyo3(signature = (components, *, threads = 1))]
     fn tag_vector<'py>(
         &self,
         py: Python<'py>,
         components: &Bound<'py, PyAny>,
+        threads: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let objs = self::components(components)?;
         let inputs = component_inputs(&objs)?;
         let parts: Vec<&[u8]> = inputs.iter().map(Input::bytes).collect();
         let total = parts.iter().map(|p| p.len()).sum();
-        let m = &*self.inner;
-        let tag = maybe_detach(py, total, || m.tag_vector(&parts)).map_err(value_error)?;
+        let tag = tag_vector_on(py, &self.inner, &parts, total, threads)?;
         Ok(PyBytes::new(py, tag.as_bytes()))
     }
 
     /// Whether `tag` is the tag of the vecHash2L vector `components` (constant-time
-    /// comparison; False for a bad component count or tag length).
+    /// comparison; False for a bad component count or tag length). `threads` as for
+    /// `digest_vector`.
+    #[pyo3(signature = (components, tag, *, threads = 1))]
     fn verify_vector(
         &self,
         py: Python<'_>,
         components: &Bound<'_, PyAny>,
         tag: &Bound<'_, PyAny>,
+        threads: usize,
     ) -> PyResult<bool> {
         let objs = self::components(components)?;
         let inputs = component_inputs(&objs)?;
@@ -725,7 +765,15 @@ impl PyMac {
         let tag = input(tag, "tag")?;
         let t = tag.bytes();
         let m = &*self.inner;
-        Ok(maybe_detach(py, total, || m.verify_vector(&parts, t)))
+        maybe_detach(py, total, || {
+            with_threads(threads, |parallel| {
+                if parallel {
+                    m.verify_vector_parallel(&parts, t)
+                } else {
+                    m.verify_vector(&parts, t)
+                }
+            })
+        })
     }
 
     /// A streaming MAC computation: a `Hasher` in MAC mode (sharing this key), fed with

@@ -571,6 +571,31 @@ def test_threads_option_gives_the_same_output(alg: str):
             assert not m.verify(data[:-1], tag, threads=threads)
 
 
+@pytest.mark.parametrize("alg", ["vecHash2L128", "vecHash2L256"])
+def test_threads_option_on_vectors(alg: str):
+    big = bytes((i * 131 + 7) % 251 for i in range(brwhash.PARALLEL_THRESHOLD + 4321))
+    parts = [b"head", big, b"", big[:1000]]
+    key = bytes(range(1, brwhash.key_size(alg) + 1))
+    want = brwhash.digest_vector(alg, key, parts)
+    mkey = bytes(range(2, brwhash.mac_key_size(alg) + 2))
+    tag = brwhash.mac_vector(alg, mkey, parts)
+    m = brwhash.Mac(alg, mkey)
+    for threads in (1, 2, 3, brwhash.AUTO):
+        assert brwhash.digest_vector(alg, key, parts, threads=threads) == want, threads
+        for backend in brwhash.backends(alg):
+            got = brwhash.digest_vector(alg, key, parts, backend=backend, threads=threads)
+            assert got == want, (threads, backend)
+        assert brwhash.mac_vector(alg, mkey, parts, threads=threads) == tag
+        assert m.tag_vector(parts, threads=threads) == tag
+        assert m.verify_vector(parts, tag, threads=threads)
+        assert not m.verify_vector(parts[:-1], tag, threads=threads)
+        assert not m.verify_vector([], tag, threads=threads)
+        with pytest.raises(ValueError):
+            brwhash.digest_vector(alg, key, [], threads=threads)
+        with pytest.raises(ValueError):
+            brwhash.digest_vector("Hash2L128", key[:16], parts, threads=threads)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
 def test_threads_option_starts_a_pool():
     # A pool of n threads is started on first use and kept: the process gains n threads.

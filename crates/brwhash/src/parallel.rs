@@ -33,7 +33,7 @@ use crate::backend::SimdPrime;
 use crate::construct::Powers;
 use crate::field::{BinaryField, Field, PrimeField};
 use crate::key::{prime_digest, KeyPowers};
-use crate::{Algorithm, Digest, Hasher, Key, Mac, Tag, MAX_MESSAGE_BYTES};
+use crate::{Algorithm, Digest, Error, Hasher, Key, Mac, Tag, MAX_COMPONENTS, MAX_MESSAGE_BYTES};
 
 /// Messages shorter than this are hashed on the calling thread: below it, handing pieces to
 /// other threads costs more than it saves.
@@ -245,6 +245,38 @@ impl Key {
         }
     }
 
+    /// [`Key::hash_vector`] on all threads of rayon's current pool, byte-identical to it
+    /// (cargo feature `parallel`): the components are hashed side by side, each long one
+    /// split further as in [`Key::hash_parallel`], and joined in the field. Vectors shorter
+    /// than [`PARALLEL_THRESHOLD`] bytes in all, and a pool of one thread, hash on the
+    /// calling thread. The errors of [`Key::hash_vector`].
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key};
+    /// let key = Key::new(Algorithm::VECHASH2L128, &[7u8; 16])?;
+    /// let (header, body) = (vec![1u8; 100], vec![2u8; 3 << 20]);
+    /// let parts: [&[u8]; 3] = [&header, &body, b""];
+    /// assert_eq!(key.hash_vector_parallel(&parts)?, key.hash_vector(&parts)?);
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
+    pub fn hash_vector_parallel(&self, components: &[&[u8]]) -> Result<Digest, Error> {
+        // Bad arguments and short vectors: exactly `hash_vector` (its checks and errors).
+        let total = components
+            .iter()
+            .fold(0usize, |n, c| n.saturating_add(c.len()));
+        let valid =
+            self.algorithm().is_vector() && (1..=MAX_COMPONENTS).contains(&components.len());
+        if !valid || total < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
+            return self.hash_vector(components);
+        }
+        Ok(match self.powers() {
+            KeyPowers::G128(x) => vector(self, x, components),
+            KeyPowers::G256(x) => vector(self, x, components),
+            // `valid` holds only for vecHash2L, whose powers are binary.
+            KeyPowers::P1271(_) | KeyPowers::P1305(_) => return self.hash_vector(components),
+        })
+    }
+
     /// Whether a message of `len` bytes is split into pieces here: long enough, several
     /// threads, and (c-decBRWHash) a backend with stream values for it.
     fn splits(&self, len: usize) -> bool {
@@ -277,6 +309,29 @@ impl Mac {
     /// ```
     pub fn tag_parallel(&self, msg: &[u8]) -> Tag {
         self.finish_tag(self.key().hash_parallel(msg))
+    }
+
+    /// [`Mac::tag_vector`] on all threads of rayon's current pool, as
+    /// [`Key::hash_vector_parallel`] (byte-identical to it).
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Mac};
+    /// let mac = Mac::new(Algorithm::VECHASH2L256, &[3u8; 64])?;
+    /// let parts: [&[u8]; 2] = [b"header", &[9u8; 3 << 20]];
+    /// let tag = mac.tag_vector_parallel(&parts)?;
+    /// assert_eq!(tag, mac.tag_vector(&parts)?);
+    /// assert!(mac.verify_vector_parallel(&parts, tag.as_ref()));
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
+    pub fn tag_vector_parallel(&self, components: &[&[u8]]) -> Result<Tag, Error> {
+        Ok(self.finish_tag(self.key().hash_vector_parallel(components)?))
+    }
+
+    /// [`Mac::verify_vector`] with the tag computed by [`Mac::tag_vector_parallel`]
+    /// (constant-time compare; false on a bad count).
+    pub fn verify_vector_parallel(&self, components: &[&[u8]], tag: &[u8]) -> bool {
+        self.tag_vector_parallel(components)
+            .is_ok_and(|t| t.ct_eq_bytes(tag))
     }
 
     /// [`Mac::verify`] with the tag computed by [`Mac::tag_parallel`] (constant-time compare).
@@ -566,6 +621,33 @@ fn binary<F: BinaryField + Send + Sync>(key: &Key, x: F, src: Source<'_>) -> Dig
         .add(x.mul(length(src.len())))
         .add(count)
         .write_bytes(&mut out);
+    Digest::new(&out[..F::BYTES])
+}
+
+/// vecHash2L (SPEC.md 5.10) from the components' Hash2L digests. With W_i = x acc_i,
+/// W_i = x^(1 + 32 s_i) W_(i-1) + Hash2L(X_i), where s_i is X_i's super-block count (an
+/// empty component is one zero block, so one super-block), and the digest is W_k plus the
+/// component count's term x * (k in the top byte). A component's Hash2L digest is its
+/// one-component vecHash2L digest with the term for k = 1 taken out again.
+fn vector<F: BinaryField + Send + Sync>(key: &Key, x: F, components: &[&[u8]]) -> Digest {
+    let count_term = |k: usize| {
+        let mut b = [0u8; 32];
+        b[F::BYTES - 1] = k as u8;
+        x.mul(F::from_bytes(&b[..F::BYTES]))
+    };
+    let one = count_term(1);
+    let digests: Vec<F> = components
+        .par_iter()
+        .map(|c| F::from_bytes(key.hash_parallel(c).as_bytes()).add(one))
+        .collect();
+    let super_block = 31 * F::BYTES;
+    let mut w = F::from_bytes(&[0u8; 32][..F::BYTES]);
+    for (c, d) in components.iter().zip(digests) {
+        let s = c.len().div_ceil(super_block).max(1);
+        w = w.mul(bpow(x, 1 + 32 * s)).add(d);
+    }
+    let mut out = [0u8; 32];
+    w.add(count_term(components.len())).write_bytes(&mut out);
     Digest::new(&out[..F::BYTES])
 }
 

@@ -164,3 +164,72 @@ fn positioned_reader() {
     let key = Key::new(Algorithm::POLY1305, &[1; 32]).unwrap();
     assert!(key.hash_parallel_read_at(1 << 61, &read_at).is_err());
 }
+
+/// `hash_vector_parallel` equals `hash_vector`: vectors of one huge component, many small
+/// ones past the threshold in all, empty components (one super-block each), components at
+/// super-block boundaries, 255 components; every backend of both functions, 1 to 3 threads;
+/// the MAC and the errors of `hash_vector`.
+#[test]
+fn vectors_equal_sequential() {
+    let big = message(PARALLEL_THRESHOLD + 77, 5);
+    let small = message(4096 + 13, 6);
+    let blocks = message(3 * 31 * 32, 7);
+    let shapes: Vec<Vec<&[u8]>> = vec![
+        vec![&big],
+        vec![b"", &big, b""],
+        vec![&small[..100], &big[..PARALLEL_THRESHOLD / 2], &big, &small],
+        vec![&small; 255],
+        (0..255)
+            .map(|i| &big[..(i * 8191) % (PARALLEL_THRESHOLD / 16)])
+            .collect(),
+        vec![
+            &blocks,
+            &blocks[..31 * 16],
+            &blocks[..31 * 16 + 1],
+            &big,
+            &blocks[..1],
+        ],
+    ];
+    for name in ["vecHash2L128", "vecHash2L256"] {
+        let alg: Algorithm = name.parse().unwrap();
+        for backend in Backend::ALL {
+            if !backend.cpu_supports() || !backend.implements(alg) {
+                println!("skipping {alg} on {backend}: not available here");
+                continue;
+            }
+            let key = Key::with_backend(alg, &vec![0xff; alg.key_len()], backend).unwrap();
+            for (i, parts) in shapes.iter().enumerate() {
+                let want = key.hash_vector(parts).unwrap();
+                for threads in [1, 2, 3] {
+                    let got = pool(threads).install(|| key.hash_vector_parallel(parts));
+                    assert_eq!(
+                        got.unwrap(),
+                        want,
+                        "{alg} on {backend}, shape {i}, {threads}"
+                    );
+                }
+            }
+        }
+        let mac = Mac::new(alg, &vec![0x31; alg.mac_key_len().unwrap()]).unwrap();
+        for parts in &shapes {
+            let tag = pool(2).install(|| mac.tag_vector_parallel(parts)).unwrap();
+            assert_eq!(tag, mac.tag_vector(parts).unwrap(), "{alg} mac");
+            assert!(pool(2).install(|| mac.verify_vector_parallel(parts, tag.as_ref())));
+            let mut forged = tag.as_bytes().to_vec();
+            forged[0] ^= 1;
+            assert!(!pool(2).install(|| mac.verify_vector_parallel(parts, &forged)));
+        }
+        let key = Key::new(alg, &vec![1; alg.key_len()]).unwrap();
+        let too_many = vec![&big[..]; 256];
+        for bad in [&[][..], &too_many[..]] {
+            let e = pool(2).install(|| key.hash_vector_parallel(bad));
+            assert_eq!(e, key.hash_vector(bad), "{alg}: {} components", bad.len());
+            assert!(e.is_err());
+            assert!(!pool(2).install(|| mac.verify_vector_parallel(bad, &[0; 32])));
+        }
+    }
+    let key = Key::new(Algorithm::HASH2L128, &[1; 16]).unwrap();
+    let e = pool(2).install(|| key.hash_vector_parallel(&[&big, &big]));
+    assert_eq!(e, key.hash_vector(&[&big, &big]));
+    assert!(e.is_err());
+}

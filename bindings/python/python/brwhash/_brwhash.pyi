@@ -33,9 +33,15 @@ def hexdigest(
     """Like ``digest``, as lower-case hex."""
 
 def digest_vector(
-    alg: str, key: Buffer, components: Iterable[Buffer], *, backend: str | None = None
+    alg: str,
+    key: Buffer,
+    components: Iterable[Buffer],
+    *,
+    backend: str | None = None,
+    threads: int = 1,
 ) -> bytes:
-    """One-shot vecHash2L128 / vecHash2L256 digest of a vector of 1 to 255 byte strings."""
+    """One-shot vecHash2L128 / vecHash2L256 digest of a vector of 1 to 255 byte strings
+    (``threads`` as for ``digest``)."""
 
 def mac(
     alg: str, key: Buffer, data: Buffer, *, backend: str | None = None, threads: int = 1
@@ -45,9 +51,15 @@ def mac(
     for ``digest``."""
 
 def mac_vector(
-    alg: str, key: Buffer, components: Iterable[Buffer], *, backend: str | None = None
+    alg: str,
+    key: Buffer,
+    components: Iterable[Buffer],
+    *,
+    backend: str | None = None,
+    threads: int = 1,
 ) -> bytes:
-    """One-shot one-time MAC tag of a vecHash2L vector of 1 to 255 byte strings."""
+    """One-shot one-time MAC tag of a vecHash2L vector of 1 to 255 byte strings
+    (``threads`` as for ``digest``)."""
 
 def algorithms() -> list[str]:
     """The canonical names of all 65 algorithms."""
@@ -136,10 +148,12 @@ class Mac:
     def verify(self, data: Buffer, tag: Buffer, *, threads: int = 1) -> bool:
         """Whether ``tag`` is the tag of ``data`` (constant time; False on wrong length)."""
 
-    def tag_vector(self, components: Iterable[Buffer]) -> bytes:
-        """The tag of a vecHash2L vector."""
+    def tag_vector(self, components: Iterable[Buffer], *, threads: int = 1) -> bytes:
+        """The tag of a vecHash2L vector (``threads`` as for ``digest``)."""
 
-    def verify_vector(self, components: Iterable[Buffer], tag: Buffer) -> bool:
+    def verify_vector(
+        self, components: Iterable[Buffer], tag: Buffer, *, threads: int = 1
+    ) -> bool:
         """Whether ``tag`` is the tag of the vecHash2L vector (constant time)."""
 
     def hasher(self, data: Buffer | None = None) -> Hasher:
