@@ -259,6 +259,25 @@ int brwhash_hash_vector(const char *alg,
                         size_t out_len);
 
 /**
+ * `brwhash_hash_vector` on several threads (`threads` as for `brwhash_hash_parallel`):
+ * vectors of 1 MiB or more in all are split, components side by side and long ones into
+ * pieces; the digest is the same for every thread count.
+ *
+ * # Safety
+ * As for `brwhash_hash_vector`; the buffers must stay valid and unchanged until the call
+ * returns (other threads read the components).
+ */
+int brwhash_hash_vector_parallel(const char *alg,
+                                 const uint8_t *key,
+                                 size_t key_len,
+                                 const uint8_t *const *parts,
+                                 const size_t *part_lens,
+                                 size_t count,
+                                 size_t threads,
+                                 uint8_t *out,
+                                 size_t out_len);
+
+/**
  * The MAC tag (SPEC.md section 7) of `msg` under the one-time key tau || s
  * (`brwhash_mac_key_len` bytes), written to `out`. `BRWHASH_ERR_NO_MAC_MODE` for Poly1305
  * (use `brwhash_hash`: Poly1305's digest is its tag). A MAC key must never authenticate two
@@ -320,6 +339,22 @@ int brwhash_mac_vector(const char *alg,
                        size_t count,
                        uint8_t *out,
                        size_t out_len);
+
+/**
+ * `brwhash_mac_vector` on several threads (`threads` as for `brwhash_hash_parallel`).
+ *
+ * # Safety
+ * As for `brwhash_hash_vector_parallel`.
+ */
+int brwhash_mac_vector_parallel(const char *alg,
+                                const uint8_t *key,
+                                size_t key_len,
+                                const uint8_t *const *parts,
+                                const size_t *part_lens,
+                                size_t count,
+                                size_t threads,
+                                uint8_t *out,
+                                size_t out_len);
 
 /**
  * Checks the MAC tag of a vecHash2L vector in constant time (`BRWHASH_OK` or

@@ -668,6 +668,59 @@ pub unsafe extern "C" fn brwhash_hash_vector(
     out: *mut u8,
     out_len: usize,
 ) -> c_int {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe {
+        vector_entry(
+            alg, key, key_len, parts, part_lens, count, 1, false, out, out_len,
+        )
+    }
+}
+
+/// `brwhash_hash_vector` on several threads (`threads` as for `brwhash_hash_parallel`):
+/// vectors of 1 MiB or more in all are split, components side by side and long ones into
+/// pieces; the digest is the same for every thread count.
+///
+/// # Safety
+/// As for `brwhash_hash_vector`; the buffers must stay valid and unchanged until the call
+/// returns (other threads read the components).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn brwhash_hash_vector_parallel(
+    alg: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    parts: *const *const u8,
+    part_lens: *const usize,
+    count: usize,
+    threads: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe {
+        vector_entry(
+            alg, key, key_len, parts, part_lens, count, threads, false, out, out_len,
+        )
+    }
+}
+
+/// The vector entry points: digest (`mac` false) or tag of a vector on `threads` threads.
+///
+/// # Safety
+/// As for `brwhash_hash_vector_parallel`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn vector_entry(
+    alg: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    parts: *const *const u8,
+    part_lens: *const usize,
+    count: usize,
+    threads: usize,
+    mac: bool,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
     guard(|| {
         // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
         // bytes (caller's contract).
@@ -676,7 +729,26 @@ pub unsafe extern "C" fn brwhash_hash_vector(
         let parts = unsafe { components(parts, part_lens, count) }?;
         check_out(out, out_len, args.alg)?;
         not_vector_is_an_error(args.alg)?;
-        let d = brwhash::hash_vector(args.alg, args.key, &parts)?;
+        let d = match (mac, threads) {
+            // One thread, no MAC: one-shot, key powers for these lengths only.
+            (false, 1) => brwhash::hash_vector(args.alg, args.key, &parts)?,
+            (false, _) => {
+                let k = args.key()?;
+                on_threads(
+                    threads,
+                    || k.hash_vector_parallel(&parts),
+                    || k.hash_vector(&parts),
+                )??
+            }
+            (true, _) => {
+                let m = args.mac()?;
+                on_threads(
+                    threads,
+                    || m.tag_vector_parallel(&parts),
+                    || m.tag_vector(&parts),
+                )??
+            }
+        };
         // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
         Ok(unsafe { write_digest(&d, out, out_len) }?)
     })
@@ -790,18 +862,37 @@ pub unsafe extern "C" fn brwhash_mac_vector(
     out: *mut u8,
     out_len: usize,
 ) -> c_int {
-    guard(|| {
-        // SAFETY: `alg` NULL or a NUL-terminated string, `key` NULL or valid for `key_len`
-        // bytes (caller's contract).
-        let args = unsafe { keyed(alg, std::ptr::null(), key, key_len) }?;
-        // SAFETY: `parts`, `part_lens`: NULL or `count` valid components (caller's contract).
-        let parts = unsafe { components(parts, part_lens, count) }?;
-        check_out(out, out_len, args.alg)?;
-        not_vector_is_an_error(args.alg)?;
-        let t = args.mac()?.tag_vector(&parts)?;
-        // SAFETY: `out` is NULL or valid for writing `out_len` bytes (caller's contract).
-        Ok(unsafe { write_digest(&t, out, out_len) }?)
-    })
+    // SAFETY: the caller's contract, forwarded.
+    unsafe {
+        vector_entry(
+            alg, key, key_len, parts, part_lens, count, 1, true, out, out_len,
+        )
+    }
+}
+
+/// `brwhash_mac_vector` on several threads (`threads` as for `brwhash_hash_parallel`).
+///
+/// # Safety
+/// As for `brwhash_hash_vector_parallel`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn brwhash_mac_vector_parallel(
+    alg: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    parts: *const *const u8,
+    part_lens: *const usize,
+    count: usize,
+    threads: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> c_int {
+    // SAFETY: the caller's contract, forwarded.
+    unsafe {
+        vector_entry(
+            alg, key, key_len, parts, part_lens, count, threads, true, out, out_len,
+        )
+    }
 }
 
 /// Checks the MAC tag of a vecHash2L vector in constant time (`BRWHASH_OK` or

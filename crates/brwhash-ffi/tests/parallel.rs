@@ -123,3 +123,89 @@ fn parallel_entry_points_report_errors() {
         assert_eq!(no_mac, BRWHASH_ERR_NO_MAC_MODE);
     }
 }
+
+/// `brwhash_hash_vector_parallel` / `brwhash_mac_vector_parallel`: the library's sequential
+/// vector digest and tag for every thread count, and the vector errors.
+#[test]
+fn vector_entry_points_match_the_library() {
+    let big = message(PARALLEL_THRESHOLD + 4099);
+    let parts: [&[u8]; 4] = [b"head", &big, b"", &big[..77]];
+    let ptrs: Vec<*const u8> = parts.iter().map(|p| p.as_ptr()).collect();
+    let lens: Vec<usize> = parts.iter().map(|p| p.len()).collect();
+    for name in [c"vecHash2L128", c"vecHash2L256"] {
+        let alg: Algorithm = name.to_str().unwrap().parse().unwrap();
+        let key: Vec<u8> = (0..alg.key_len() as u8).map(|b| b ^ 0x3a).collect();
+        let want = Key::new(alg, &key).unwrap().hash_vector(&parts).unwrap();
+        let mkey: Vec<u8> = (0..alg.mac_key_len().unwrap() as u8).collect();
+        let tag = Mac::new(alg, &mkey).unwrap().tag_vector(&parts).unwrap();
+        for threads in [0, 1, 2, 3] {
+            let (mut out, mut tout) = ([0u8; 32], [0u8; 32]);
+            // SAFETY: valid C strings, arrays of `parts.len()` components and buffers.
+            let (rc, trc) = unsafe {
+                (
+                    brwhash_hash_vector_parallel(
+                        name.as_ptr(),
+                        key.as_ptr(),
+                        key.len(),
+                        ptrs.as_ptr(),
+                        lens.as_ptr(),
+                        parts.len(),
+                        threads,
+                        out.as_mut_ptr(),
+                        out.len(),
+                    ),
+                    brwhash_mac_vector_parallel(
+                        name.as_ptr(),
+                        mkey.as_ptr(),
+                        mkey.len(),
+                        ptrs.as_ptr(),
+                        lens.as_ptr(),
+                        parts.len(),
+                        threads,
+                        tout.as_mut_ptr(),
+                        tout.len(),
+                    ),
+                )
+            };
+            assert_eq!(
+                (rc, trc),
+                (BRWHASH_OK, BRWHASH_OK),
+                "{alg} threads={threads}"
+            );
+            assert_eq!(&out[..alg.digest_len()], want.as_bytes(), "{alg} {threads}");
+            assert_eq!(
+                &tout[..alg.digest_len()],
+                tag.as_bytes(),
+                "{alg} mac {threads}"
+            );
+        }
+    }
+    let mut out = [0u8; 32];
+    // SAFETY: as above; zero components with NULL arrays are allowed by the contract.
+    unsafe {
+        let not_vector = brwhash_hash_vector_parallel(
+            c"Hash2L128".as_ptr(),
+            [0u8; 16].as_ptr(),
+            16,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            parts.len(),
+            2,
+            out.as_mut_ptr(),
+            32,
+        );
+        assert_eq!(not_vector, BRWHASH_ERR_NOT_VECTOR);
+        let none = brwhash_mac_vector_parallel(
+            c"vecHash2L128".as_ptr(),
+            [0u8; 32].as_ptr(),
+            32,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            2,
+            out.as_mut_ptr(),
+            32,
+        );
+        assert_eq!(none, BRWHASH_ERR_COMPONENT_COUNT);
+    }
+}
