@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Memory-safety and limits runs (issue 8), documented in docs/limits-and-sanitizers.md:
 #
-#   miri    Miri (nightly) on the portable code: a selection of the library's unit tests and
-#           the integration tests kat_subset, unaligned and limits, with
-#           BRWHASH_BACKEND=portable (Miri sees no CPU features: the SIMD backends skip).
+#   miri    Miri (nightly): a selection of the library's unit tests and the integration tests
+#           kat_subset, unaligned and limits, with BRWHASH_BACKEND=portable; built with
+#           BMI2/ADX/AVX2/PCLMULQDQ enabled, so the scalar, AVX2 and PCLMULQDQ backends run
+#           in the interpreter too (against the portable one, in unaligned.rs).
 #   asan    AddressSanitizer (nightly, -Zbuild-std) on every backend the CPU has: the
 #           integration tests backends, streaming and unaligned.
 #   limits  The #[ignore]d limits tests (every algorithm streamed past 4 GiB, the all-zero
@@ -71,14 +72,18 @@ fi
 HOST=$(rustc -vV | sed -n 's/^host: //p')
 
 # ---------------------------------------------------------------------------------------
-# Miri: the portable backend's code (fields, BRW/Horner evaluation, constructions, keys,
-# hashers, MAC) under the interpreter's UB checks (out-of-bounds, alignment, uninitialized
-# reads, Stacked Borrows aliasing, leaks). Isolation is off because the tests read
-# tests/vectors/*.json. Unit tests are selected by name: the library's field and evaluation
-# law tests run for minutes each under Miri (their code is exercised by the integration
-# tests below at Miri-sized inputs).
+# Miri: the portable code (fields, BRW/Horner evaluation, constructions, keys, hashers, MAC)
+# and, through CPU features enabled at build time (Miri answers is_x86_feature_detected! with
+# the static target features only), the scalar (BMI2/ADX), AVX2 and PCLMULQDQ backends, under
+# the interpreter's UB checks (out-of-bounds and misaligned accesses, uninitialized reads,
+# Stacked Borrows aliasing, data races, leaks). Miri has no AVX-512: those backends skip here
+# (AddressSanitizer covers them). Isolation is off: the tests read tests/vectors/*.json.
+# Unit tests are selected by name: the library's field and evaluation law tests run for
+# minutes each under Miri (their code runs in the integration tests at Miri-sized inputs).
 # ---------------------------------------------------------------------------------------
-MIRI_UNIT_TESTS=(algorithm:: eval::stack:: field::tests::prime_reduction_edges key::tests::)
+MIRI_FEATURES="-C target-feature=+bmi2,+adx,+avx2,+pclmulqdq,+sse4.1"
+MIRI_UNIT_TESTS=(algorithm:: eval::stack:: field::tests::prime_reduction_edges key::tests::message_length_limit
+    backend::x86::tests::ladder_avx2)
 miri_setup() { cargo "+$NIGHTLY" miri setup; }
 miri_unit() {
     BRWHASH_BACKEND=portable cargo "+$NIGHTLY" miri test -p brwhash --lib -- "${MIRI_UNIT_TESTS[@]}"
@@ -90,8 +95,10 @@ miri_integration() {
 if wants miri; then
     export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation}"
     CARGO_TARGET_DIR="$ROOT/target/miri" run "miri setup (std for the interpreter)" miri_setup
-    CARGO_TARGET_DIR="$ROOT/target/miri" run "miri: lib unit tests (${MIRI_UNIT_TESTS[*]})" miri_unit
-    CARGO_TARGET_DIR="$ROOT/target/miri" run "miri: tests kat_subset, unaligned, limits" miri_integration
+    CARGO_TARGET_DIR="$ROOT/target/miri" RUSTFLAGS="$MIRI_FEATURES" \
+        run "miri: lib unit tests (${MIRI_UNIT_TESTS[*]})" miri_unit
+    CARGO_TARGET_DIR="$ROOT/target/miri" RUSTFLAGS="$MIRI_FEATURES" \
+        run "miri: tests kat_subset, unaligned, limits" miri_integration
 fi
 
 # ---------------------------------------------------------------------------------------
