@@ -507,60 +507,68 @@ fn vector(args: &Args, input: &mut Input<'_>) {
         _ => (None, None),
     };
     let tag_err = tag.as_ref().and_then(|t| t.as_ref().err()).map(ffi_code);
-    let mut out = args.out.fresh();
-    let mut hash_errs = errs.clone();
-    out.errors(&args.alg, &mut hash_errs);
-    hash_errs.extend(&rust_errs);
-    let (out_ptr, out_len) = (out.ptr(), out.data.len());
-    // SAFETY: the name is NULL or a CString; the key is NULL or a buffer of at least its
-    // length; `parts_ptr` / `lens_ptr` are NULL or `count`-element arrays whose non-NULL
-    // entries point to parts of the given lengths; `out` is NULL or `out_len` bytes.
-    let rc = unsafe {
-        brwhash_hash_vector(
-            c_ptr(&args.alg_name),
-            args.key.ptr(),
-            args.key.len,
-            parts_ptr,
-            lens_ptr,
-            count,
-            out_ptr,
-            out_len,
-        )
+    let want_digest = digest.as_ref().and_then(|d| d.as_ref().ok());
+    let want_tag = tag.as_ref().and_then(|t| t.as_ref().ok());
+    // One call of an entry point that writes a digest or tag: its code is one of `errs` or
+    // the output buffer's, and on success the buffer holds `want` and nothing more.
+    let check = |what: &str,
+                 mut errs: Vec<c_int>,
+                 want: Option<&[u8]>,
+                 call: &dyn Fn(*mut u8, usize) -> c_int| {
+        let mut out = args.out.fresh();
+        out.errors(&args.alg, &mut errs);
+        let rc = call(out.ptr(), out.data.len());
+        if expect(rc, &errs, what) {
+            out.assert_holds(want.expect("no error"), what);
+        }
     };
-    if expect(rc, &hash_errs, "brwhash_hash_vector") {
-        let d = digest
-            .as_ref()
-            .and_then(|d| d.as_ref().ok())
-            .expect("no error");
-        out.assert_holds(d.as_bytes(), "brwhash_hash_vector");
-    }
-    // MAC mode of the vector.
-    let mut out = args.out.fresh();
+    let mut hash_errs = errs.clone();
+    hash_errs.extend(&rust_errs);
     let mut mac_errs = errs.clone();
-    out.errors(&args.alg, &mut mac_errs);
     mac_errs.extend(rust_errs.iter().filter(|&&e| e == BRWHASH_ERR_NOT_VECTOR));
     mac_errs.extend(tag_err);
-    let (out_ptr, out_len) = (out.ptr(), out.data.len());
-    // SAFETY: as for brwhash_hash_vector.
-    let rc = unsafe {
-        brwhash_mac_vector(
-            c_ptr(&args.alg_name),
-            args.key.ptr(),
-            args.key.len,
-            parts_ptr,
-            lens_ptr,
-            count,
-            out_ptr,
-            out_len,
-        )
-    };
-    if expect(rc, &mac_errs, "brwhash_mac_vector") {
-        let t = tag
-            .as_ref()
-            .and_then(|t| t.as_ref().ok())
-            .expect("no error");
-        out.assert_holds(t.as_bytes(), "brwhash_mac_vector");
-    }
+    // 0: rayon's pool, 1: the calling thread, 2: a kept pool of two (vectors here are far
+    // below the 1 MiB from which they are split: this checks the arguments and the result).
+    let threads = args.tamper % 3;
+    let (name, key, key_len) = (c_ptr(&args.alg_name), args.key.ptr(), args.key.len);
+    // SAFETY (every call below): the name is NULL or a CString; the key is NULL or a buffer
+    // of at least its length; `parts_ptr` / `lens_ptr` are NULL or `count`-element arrays
+    // whose non-NULL entries point to parts of the given lengths; `out` is NULL or `out_len`
+    // bytes (`check` passes a fresh buffer's pointer and length).
+    check(
+        "brwhash_hash_vector",
+        hash_errs.clone(),
+        want_digest.map(|d| d.as_bytes()),
+        &|o, n| unsafe {
+            brwhash_hash_vector(name, key, key_len, parts_ptr, lens_ptr, count, o, n)
+        },
+    );
+    check(
+        "brwhash_hash_vector_parallel",
+        hash_errs,
+        want_digest.map(|d| d.as_bytes()),
+        &|o, n| unsafe {
+            brwhash_hash_vector_parallel(
+                name, key, key_len, parts_ptr, lens_ptr, count, threads, o, n,
+            )
+        },
+    );
+    check(
+        "brwhash_mac_vector",
+        mac_errs.clone(),
+        want_tag.map(|t| t.as_bytes()),
+        &|o, n| unsafe { brwhash_mac_vector(name, key, key_len, parts_ptr, lens_ptr, count, o, n) },
+    );
+    check(
+        "brwhash_mac_vector_parallel",
+        mac_errs,
+        want_tag.map(|t| t.as_bytes()),
+        &|o, n| unsafe {
+            brwhash_mac_vector_parallel(
+                name, key, key_len, parts_ptr, lens_ptr, count, threads, o, n,
+            )
+        },
+    );
     let mut verify_errs = errs.clone();
     verify_errs.extend(rust_errs.iter().filter(|&&e| e == BRWHASH_ERR_NOT_VECTOR));
     verify_errs.extend(tag_err);

@@ -55,6 +55,11 @@ fn portable(alg: Algorithm, key: &[u8]) -> Key {
     Key::with_backend(alg, key, Backend::Portable).unwrap()
 }
 
+/// The key on backend `b` and on the portable backend (the reference).
+fn keys(b: Backend, alg: Algorithm, key: &[u8]) -> (Key, Key) {
+    (Key::with_backend(alg, key, b).unwrap(), portable(alg, key))
+}
+
 /// Offsets into the allocation: all of 0..64 natively.
 fn offsets() -> Vec<usize> {
     if cfg!(miri) {
@@ -116,10 +121,7 @@ fn every_offset_and_every_short_length() {
     let pairs = selected(pairs());
     for &(b, alg) in &pairs {
         let key = rng.bytes(alg.key_len());
-        let (fast, slow) = (
-            Key::with_backend(alg, &key, b).unwrap(),
-            portable(alg, &key),
-        );
+        let (fast, slow) = keys(b, alg, &key);
         let msg = rng.bytes(*lens.last().unwrap());
         for &n in &lens {
             let want = slow.hash(&msg[..n]);
@@ -150,10 +152,7 @@ fn long_messages_at_odd_offsets() {
     let msg = rng.bytes(*lens.last().unwrap());
     for (b, alg) in selected(pairs()) {
         let key = rng.bytes(alg.key_len());
-        let (fast, slow) = (
-            Key::with_backend(alg, &key, b).unwrap(),
-            portable(alg, &key),
-        );
+        let (fast, slow) = keys(b, alg, &key);
         for &n in &lens {
             let want = slow.hash(&msg[..n]);
             for &off in &offs {
@@ -195,10 +194,7 @@ fn streamed_pieces_in_their_own_allocations() {
     let msg = rng.bytes(*lens.last().unwrap());
     for (b, alg) in selected(pairs()) {
         let key = rng.bytes(alg.key_len());
-        let (fast, slow) = (
-            Key::with_backend(alg, &key, b).unwrap(),
-            portable(alg, &key),
-        );
+        let (fast, slow) = keys(b, alg, &key);
         for (j, &n) in lens.iter().enumerate() {
             let mut h = Hasher::new(&fast);
             stream_placed(&mut h, &msg[..n], j);
@@ -236,10 +232,7 @@ fn vector_components_in_their_own_allocations() {
     };
     for (b, alg) in selected(pairs()).into_iter().filter(|(_, a)| a.is_vector()) {
         let key = rng.bytes(alg.key_len());
-        let (fast, slow) = (
-            Key::with_backend(alg, &key, b).unwrap(),
-            portable(alg, &key),
-        );
+        let (fast, slow) = keys(b, alg, &key);
         for (s, lens) in shapes.iter().enumerate() {
             let parts: Vec<Vec<u8>> = lens.iter().map(|&n| rng.bytes(n)).collect();
             let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
