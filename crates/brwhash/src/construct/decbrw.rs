@@ -10,6 +10,7 @@
 use core::marker::PhantomData;
 
 use super::{Held, Powers, CHUNK};
+use crate::backend::{prefetch, prefetch_ahead};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable, Stack};
 use crate::field::{Field, PrimeField};
@@ -305,7 +306,10 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             Self::CHUNK_BYTES,
             data,
             #[inline(always)]
-            |bytes| brw.push_chunk(&table, &Self::chunk(bytes)),
+            |bytes| {
+                prefetch_ahead(bytes);
+                brw.push_chunk(&table, &Self::chunk(bytes))
+            },
         );
     }
 
@@ -460,9 +464,17 @@ impl<V: Field> Periods<V> {
         let chunk_bytes = 16 * F::BLOCK;
         let (lo, hi) = bytes.split_at(s * chunk_bytes);
         let mut brw = Brw::<V, 4>::default();
+        // Chunk c of both halves of the next period (of the same length), as chunk c of
+        // this one is loaded: the halves are two streams the hardware prefetchers miss.
+        let next = |c: usize| {
+            prefetch(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
+            prefetch(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
+        };
         for c in 0..s - 1 {
+            next(c);
             brw.push_chunk(t, &load_halves::<F, V>(lo, hi, c));
         }
+        next(s - 1);
         let last = load_halves::<F, V>(lo, hi, s - 1);
         let e = s.trailing_zeros() as usize;
         let tmp = brw.close(t, &last);

@@ -7,6 +7,7 @@
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
 use super::{Blocks, Held, Powers};
+use crate::backend::prefetch_ahead;
 use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Horner};
 use crate::field::{BinaryField, Field};
@@ -46,6 +47,7 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
     let b = F::BYTES;
     let mut whole = bytes.chunks_exact(ETA * b);
     for chunk in &mut whole {
+        prefetch_ahead(chunk);
         let mut ms = [F::ZERO; ETA];
         for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
             *m = F::from_bytes(block);
@@ -156,6 +158,7 @@ fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
 ) {
     let mut groups = bytes.chunks_exact(V::W * ETA * F::BYTES);
     for g in &mut groups {
+        prefetch_ahead(g);
         let digests = group_digests::<F, V>(sq, g);
         for &d in &digests[..V::W] {
             horner.push(p.hg(), d);
@@ -474,7 +477,10 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             Self::GROUP,
             data,
             #[inline(always)]
-            |g| Self::group(inner, p, &sq, g),
+            |g| {
+                prefetch_ahead(g);
+                Self::group(inner, p, &sq, g)
+            },
         );
         wipe_squares(&mut sq);
     }

@@ -4,6 +4,7 @@
 use core::marker::PhantomData;
 
 use super::{Held, Lanes, Powers};
+use crate::backend::prefetch_ahead;
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
@@ -308,7 +309,9 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     while u < vectors {
         let mut sum = acc.mul_wide(t.step);
         for k in (0..g).rev() {
-            let m = V::load(chunks.next().expect("a vector block"), true);
+            let vb = chunks.next().expect("a vector block");
+            prefetch_ahead(vb);
+            let m = V::load(vb, true);
             sum = V::wide_add(sum, m.mul_wide(t.p[k]));
         }
         acc = V::reduce(sum);
@@ -384,6 +387,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             data,
             #[inline(always)]
             |group| {
+                prefetch_ahead(group);
                 let (w, b) = (V::W, F::BLOCK);
                 let mut sum = if *started {
                     acc.mul_wide(t.step)
