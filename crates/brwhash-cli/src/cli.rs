@@ -54,7 +54,9 @@ of any size (beyond 4 GiB, beyond RAM) work and nothing is mapped. --mmap memory
 instead (slower on Linux here: the page faults cost more than the copies; and as with b3sum, if
 another process truncates a mapped file brwhash is killed by SIGBUS, and if it rewrites it the
 digest can mix old and new contents; a file that changes under positioned reads gives a read
-error or such a mix, never a crash). Standard input, pipes, FIFOs, character devices, empty
+error or such a mix, never a crash). The components of a vecHash2L vector, when all are
+regular files, are hashed side by side the same way (long ones split too); with --mmap they
+are mapped and hashed one after another. Standard input, pipes, FIFOs, character devices, empty
 files, every file with --threads 1 and with --no-mmap are read front to back in 64 KiB pieces
 on one thread. A progress bar appears on standard error when it is a
 terminal and a file has 256 MiB or more: a bar while one thread reads, a spinner while all
@@ -82,7 +84,7 @@ processed).";
 
 const FILES_HELP: &str = "Files to read; `-` or none means standard input. For vecHash2L \
                           the files are the components of one vector (1..255). Regular files \
-                          are memory-mapped (see INPUT in --help)";
+                          are hashed on all cores (see INPUT in --help)";
 
 /// The top-level command line.
 #[derive(Debug, Parser)]

@@ -63,6 +63,10 @@ impl Keyed {
     }
 }
 
+/// The components of a vector whose reading failed: their positions and the messages.
+#[cfg(all(feature = "parallel", unix))]
+pub type FailedComponents = Vec<(usize, String)>;
+
 /// How regular files are read when several threads hash them.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -187,6 +191,82 @@ impl<'k> Reader<'k> {
         };
         finish(bar);
         result
+    }
+
+    /// The digest (or tag) of the vecHash2L vector whose components are the files `names`
+    /// and its length in bytes, on the thread pool with every thread reading its own pieces
+    /// (components side by side, long ones split). None when that does not apply: one
+    /// thread, `--mmap` / `--no-mmap`, standard input, or a component that cannot be opened
+    /// or is not a regular file; the caller streams the components then (and reports what
+    /// fails). The error: each component whose reading failed, with the message.
+    #[cfg(all(feature = "parallel", unix))]
+    pub fn digest_vector(
+        &self,
+        names: &[std::ffi::OsString],
+    ) -> Option<Result<(Digest, u64), FailedComponents>> {
+        use std::os::unix::fs::FileExt;
+        use std::sync::OnceLock;
+        if !self.read_at || !self.is_vector() || names.iter().any(|n| n == "-") {
+            return None;
+        }
+        let mut files = Vec::with_capacity(names.len());
+        for name in names {
+            match open(name).ok()? {
+                (file, Some(size)) => files.push((file, size)),
+                (_, None) => return None,
+            }
+        }
+        let total = files.iter().map(|(_, n)| n).sum::<u64>();
+        let shown = names.join(OsStr::new(" "));
+        let bar = self.bar(&shown, Some(total));
+        // Each component's first read error, kept by component for the report.
+        let errors: Vec<OnceLock<String>> = names.iter().map(|_| OnceLock::new()).collect();
+        let readers: Vec<_> = files
+            .iter()
+            .zip(&errors)
+            .map(|((file, _), error)| {
+                let bar = &bar;
+                move |offset: u64, buf: &mut [u8]| {
+                    file.read_exact_at(buf, offset).inspect_err(|e| {
+                        let _ = error.set(io_message(e));
+                    })?;
+                    if let Some(bar) = bar {
+                        bar.inc(buf.len() as u64);
+                    }
+                    Ok(())
+                }
+            })
+            .collect();
+        let components: Vec<(u64, brwhash::ReadAt<'_>)> = files
+            .iter()
+            .zip(&readers)
+            .map(|((_, size), read)| (*size, read as brwhash::ReadAt<'_>))
+            .collect();
+        let keyed = self.keyed;
+        let run = || match keyed {
+            Keyed::Digest(key) => key.hash_vector_parallel_read_at(&components),
+            Keyed::Mac(mac) => mac.tag_vector_parallel_read_at(&components),
+        };
+        let result = match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        };
+        finish(bar);
+        Some(match result {
+            Ok(digest) => Ok((digest, total)),
+            Err(e) => {
+                let mut failed: Vec<(usize, String)> = errors
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(i, error)| error.into_inner().map(|msg| (i, msg)))
+                    .collect();
+                // Not a read error (a component longer than the limit): on the first one.
+                if failed.is_empty() {
+                    failed.push((0, io_message(&e)));
+                }
+                Err(failed)
+            }
+        })
     }
 
     /// The map of a regular, non-empty file, unless `--no-mmap`; None (read it instead) when

@@ -312,6 +312,19 @@ fn compute(
             return reader.digest(name).map_err(|msg| fail(name, msg));
         }
     }
+    #[cfg(all(feature = "parallel", unix))]
+    if let Some(result) = reader.digest_vector(names) {
+        return result.map_err(|failed| {
+            let mut first = String::new();
+            for (i, msg) in failed {
+                let msg = fail(&names[i], msg);
+                if first.is_empty() {
+                    first = msg;
+                }
+            }
+            first
+        });
+    }
     let mut stream = reader.stream();
     let mut total = 0u64;
     let mut first_error = None;

@@ -1091,6 +1091,72 @@ const MMAP_ALGS: [&str; 8] = [
     "Hash2L256",
 ];
 
+/// vecHash2L of big files: components hashed side by side on the thread pool (positioned
+/// reads), on one thread, mapped and streamed all give the library's digest and tag.
+#[test]
+fn vechash2l_big_components_on_every_path() {
+    let (big, mid) = (noise((3 << 20) + 5), noise(700_001));
+    let dir = dir_with(&[("big", &big), ("mid", &mid), ("empty", b"")]);
+    let names = ["mid", "big", "empty", "big"];
+    let parts: [&[u8]; 4] = [&mid, &big, b"", &big];
+    let runs: [&[&str]; 6] = [
+        &[],
+        &["--threads", "1"],
+        &["--threads", "2"],
+        &["--threads", "3"],
+        &["--mmap", "--threads", "2"],
+        &["--no-mmap"],
+    ];
+    for alg in ["vecHash2L128", "vecHash2L256"] {
+        let algorithm = alg_named(alg);
+        let key = key_for(algorithm, false);
+        let digest = Key::new(algorithm, &key)
+            .unwrap()
+            .hash_vector(&parts)
+            .unwrap();
+        let mac_key = key_for(algorithm, true);
+        let tag = Mac::new(algorithm, &mac_key)
+            .unwrap()
+            .tag_vector(&parts)
+            .unwrap()
+            .to_hex();
+        for extra in runs {
+            keyed("digest", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(names)
+                .assert()
+                .success()
+                .stdout(format!("{}  mid big empty big\n", digest.to_hex()));
+            keyed("mac", alg, &hex::encode(&mac_key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(names)
+                .assert()
+                .success()
+                .stdout(format!("{tag}  mid big empty big\n"));
+            keyed("verify", alg, &hex::encode(&mac_key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(["--tag", &tag])
+                .args(names)
+                .assert()
+                .success();
+        }
+        // A missing component: reported, no digest, on every path.
+        for extra in runs {
+            keyed("digest", alg, &hex::encode(&key))
+                .current_dir(dir.path())
+                .args(extra)
+                .args(["big", "nope"])
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(contains("brwhash: nope: "));
+        }
+    }
+}
+
 #[test]
 fn mmap_stream_stdin_and_thread_counts_agree() {
     let data = noise((5 << 20) + 1);

@@ -269,12 +269,82 @@ impl Key {
         if !valid || total < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
             return self.hash_vector(components);
         }
-        Ok(match self.powers() {
-            KeyPowers::G128(x) => vector(self, x, components),
-            KeyPowers::G256(x) => vector(self, x, components),
+        let sources: Vec<Source<'_>> = components.iter().map(|c| Source::Bytes(c)).collect();
+        match self.vector_source(&sources) {
+            Some(digest) => Ok(digest),
             // `valid` holds only for vecHash2L, whose powers are binary.
-            KeyPowers::P1271(_) | KeyPowers::P1305(_) => return self.hash_vector(components),
-        })
+            None => self.hash_vector(components),
+        }
+    }
+
+    /// [`Key::hash_vector_parallel`] of components behind positioned readers, each given as
+    /// its length in bytes and its reader (as in [`Key::hash_parallel_read_at`]: files, say,
+    /// each read by every thread into its own small buffer). Components are hashed side by
+    /// side, long ones split further. The errors: `InvalidInput` carrying the [`Error`] of
+    /// [`Key::hash_vector`] (not vecHash2L, 0 or more than 255 components) or
+    /// [`Error::MessageTooLong`] for a component longer than SPEC.md's limit; else the first
+    /// read error.
+    ///
+    /// ```
+    /// use brwhash::{Algorithm, Key, ReadAt};
+    /// let key = Key::new(Algorithm::VECHASH2L128, &[7u8; 16])?;
+    /// let (head, body) = (vec![1u8; 100], vec![2u8; 3 << 20]);
+    /// // A reader of bytes in memory (a file's would call `read_exact_at`).
+    /// fn reader(bytes: &[u8]) -> impl Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync + '_ {
+    ///     move |offset, buf| {
+    ///         let o = offset as usize;
+    ///         buf.copy_from_slice(&bytes[o..o + buf.len()]);
+    ///         Ok(())
+    ///     }
+    /// }
+    /// let (rh, rb) = (reader(&head), reader(&body));
+    /// let parts: [(u64, ReadAt); 2] = [(100, &rh), (3 << 20, &rb)];
+    /// let d = key.hash_vector_parallel_read_at(&parts).expect("no read error");
+    /// assert_eq!(d, key.hash_vector(&[&head, &body])?);
+    /// # Ok::<(), brwhash::Error>(())
+    /// ```
+    pub fn hash_vector_parallel_read_at(
+        &self,
+        components: &[(u64, ReadAt<'_>)],
+    ) -> io::Result<Digest> {
+        let invalid = |e: Error| io::Error::new(io::ErrorKind::InvalidInput, e);
+        if !self.algorithm().is_vector() {
+            return Err(invalid(Error::NotVector(self.algorithm().to_string())));
+        }
+        if !(1..=MAX_COMPONENTS).contains(&components.len()) {
+            return Err(invalid(Error::ComponentCount(components.len())));
+        }
+        let failed = OnceLock::new();
+        let mut sources = Vec::with_capacity(components.len());
+        for &(len, read) in components {
+            let len = usize::try_from(len)
+                .ok()
+                .filter(|&n| n as u64 <= MAX_MESSAGE_BYTES)
+                .ok_or_else(|| invalid(Error::MessageTooLong))?;
+            sources.push(Source::Reader {
+                base: 0,
+                len,
+                read,
+                failed: &failed,
+            });
+        }
+        let digest = self.vector_source(&sources);
+        match (failed.into_inner(), digest) {
+            (Some(e), _) => Err(e),
+            (None, Some(digest)) => Ok(digest),
+            // Checked above: vecHash2L keys have binary powers.
+            (None, None) => Err(invalid(Error::NotVector(self.algorithm().to_string()))),
+        }
+    }
+
+    /// vecHash2L of 1..=255 components from their sources; None for a key whose powers are
+    /// not binary (not vecHash2L).
+    fn vector_source(&self, components: &[Source<'_>]) -> Option<Digest> {
+        match self.powers() {
+            KeyPowers::G128(x) => Some(vector(self, x, components)),
+            KeyPowers::G256(x) => Some(vector(self, x, components)),
+            KeyPowers::P1271(_) | KeyPowers::P1305(_) => None,
+        }
     }
 
     /// Whether a message of `len` bytes is split into pieces here: long enough, several
@@ -347,6 +417,12 @@ impl Mac {
     /// ```
     pub fn verify_parallel(&self, msg: &[u8], tag: &[u8]) -> bool {
         self.tag_parallel(msg).ct_eq_bytes(tag)
+    }
+
+    /// [`Mac::tag_vector_parallel`] of components behind positioned readers, as
+    /// [`Key::hash_vector_parallel_read_at`] (its errors).
+    pub fn tag_vector_parallel_read_at(&self, components: &[(u64, ReadAt<'_>)]) -> io::Result<Tag> {
+        Ok(self.finish_tag(self.key().hash_vector_parallel_read_at(components)?))
     }
 
     /// [`Mac::tag_parallel`] of the `len` bytes `read_at` gives, as
@@ -629,7 +705,7 @@ fn binary<F: BinaryField + Send + Sync>(key: &Key, x: F, src: Source<'_>) -> Dig
 /// empty component is one zero block, so one super-block), and the digest is W_k plus the
 /// component count's term x * (k in the top byte). A component's Hash2L digest is its
 /// one-component vecHash2L digest with the term for k = 1 taken out again.
-fn vector<F: BinaryField + Send + Sync>(key: &Key, x: F, components: &[&[u8]]) -> Digest {
+fn vector<F: BinaryField + Send + Sync>(key: &Key, x: F, components: &[Source<'_>]) -> Digest {
     let count_term = |k: usize| {
         let mut b = [0u8; 32];
         b[F::BYTES - 1] = k as u8;
@@ -638,7 +714,7 @@ fn vector<F: BinaryField + Send + Sync>(key: &Key, x: F, components: &[&[u8]]) -
     let one = count_term(1);
     let digests: Vec<F> = components
         .par_iter()
-        .map(|c| F::from_bytes(key.hash_parallel(c).as_bytes()).add(one))
+        .map(|&c| F::from_bytes(key.hash_source(c).as_bytes()).add(one))
         .collect();
     let super_block = 31 * F::BYTES;
     let mut w = F::from_bytes(&[0u8; 32][..F::BYTES]);

@@ -1,7 +1,7 @@
 //! `Key::hash_parallel` equals `Key::hash` (SPEC.md 5.11): every function, lengths at the
 //! splitting points (BRW's powers of two, super-blocks, pieces), pools of 2 and 3 threads.
 
-use brwhash::{Algorithm, Backend, Key, Mac, PARALLEL_THRESHOLD};
+use brwhash::{Algorithm, Backend, Key, Mac, ReadAt, PARALLEL_THRESHOLD};
 
 fn message(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -232,4 +232,85 @@ fn vectors_equal_sequential() {
     let e = pool(2).install(|| key.hash_vector_parallel(&[&big, &big]));
     assert_eq!(e, key.hash_vector(&[&big, &big]));
     assert!(e.is_err());
+}
+
+/// A positioned reader of `bytes`; with `fail_from`, reads that reach that offset fail.
+fn reader(
+    bytes: &[u8],
+    fail_from: Option<usize>,
+) -> impl Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync + '_ {
+    move |offset, buf| {
+        let o = offset as usize;
+        if fail_from.is_some_and(|f| o + buf.len() > f) {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        buf.copy_from_slice(&bytes[o..o + buf.len()]);
+        Ok(())
+    }
+}
+
+/// `hash_vector_parallel_read_at` (components behind readers) equals `hash_vector`: empty,
+/// small and split components, 255 components, 1 and 2 threads, the MAC; a read error in
+/// any component is returned, not a digest; bad counts and non-vector keys are errors.
+#[test]
+fn vectors_behind_readers() {
+    let big = message(2 * PARALLEL_THRESHOLD + 333, 8);
+    let small = message(5000, 9);
+    let shapes: Vec<Vec<&[u8]>> = vec![
+        vec![&big],
+        vec![b"", &small, &big, b""],
+        (0..255).map(|i| &small[..(i * 97) % 5000]).collect(),
+    ];
+    for name in ["vecHash2L128", "vecHash2L256"] {
+        let alg: Algorithm = name.parse().unwrap();
+        let key = Key::new(alg, &vec![0xff; alg.key_len()]).unwrap();
+        let mac = Mac::new(alg, &vec![0x31; alg.mac_key_len().unwrap()]).unwrap();
+        for (i, parts) in shapes.iter().enumerate() {
+            let readers: Vec<_> = parts.iter().map(|p| reader(p, None)).collect();
+            let components: Vec<(u64, ReadAt)> = parts
+                .iter()
+                .zip(&readers)
+                .map(|(p, r)| (p.len() as u64, r as ReadAt))
+                .collect();
+            let want = key.hash_vector(parts).unwrap();
+            for threads in [1, 2] {
+                let got = pool(threads).install(|| key.hash_vector_parallel_read_at(&components));
+                assert_eq!(got.unwrap(), want, "{alg} shape {i}, {threads} threads");
+            }
+            let tag = pool(2).install(|| mac.tag_vector_parallel_read_at(&components));
+            assert_eq!(tag.unwrap(), mac.tag_vector(parts).unwrap(), "{alg} mac");
+        }
+        // A failing read in the last component, deep inside it (a piece of another thread).
+        let (ok, bad) = (
+            reader(&small, None),
+            reader(&big, Some(PARALLEL_THRESHOLD + 5)),
+        );
+        let components: [(u64, ReadAt); 2] = [(5000, &ok), (big.len() as u64, &bad)];
+        for threads in [1, 2] {
+            let e = pool(threads).install(|| key.hash_vector_parallel_read_at(&components));
+            assert_eq!(
+                e.unwrap_err().to_string(),
+                "disk on fire",
+                "{alg} {threads}"
+            );
+        }
+        let too_many = vec![(1u64, &ok as ReadAt); 256];
+        for bad in [&[][..], &too_many[..]] {
+            let e = key.hash_vector_parallel_read_at(bad).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            let want = key.hash_vector(&vec![&b"x"[..]; bad.len()]).unwrap_err();
+            assert_eq!(e.to_string(), want.to_string());
+        }
+        let e = key
+            .hash_vector_parallel_read_at(&[(1 << 62, &ok as ReadAt)])
+            .unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+    }
+    let key = Key::new(Algorithm::HASH2L128, &[1; 16]).unwrap();
+    let ok = reader(&small, None);
+    let e = key.hash_vector_parallel_read_at(&[(10, &ok as ReadAt)]);
+    assert_eq!(
+        e.unwrap_err().to_string(),
+        key.hash_vector(&[&small[..10]]).unwrap_err().to_string()
+    );
 }
