@@ -363,6 +363,9 @@ pub(crate) fn dec_stream_values<F: SimdPrime>(
 /// Hash2L128 at 10 GB/s without this, at 26 and 24 GB/s with it (example `memory_speed`, one thread, 128 MiB).
 pub(crate) const PREFETCH_AHEAD: usize = 8 << 10;
 
+/// Bytes between prefetches: a cache line.
+const STEP: usize = 64;
+
 /// Asks the CPU to bring the cache lines of bytes `offset..offset + len` counted from the
 /// start of `bytes` into the cache: bytes a loop will load soon. The addresses may lie past
 /// the end of `bytes` (and of the message): a prefetch never faults and reads nothing the
@@ -374,8 +377,10 @@ pub(crate) fn prefetch(bytes: &[u8], offset: usize, len: usize) {
     if len > 0 {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         let start = bytes.as_ptr().wrapping_add(offset);
-        // Every line of the range: one address per 64 bytes, and the last byte's.
-        for at in (0..len).step_by(64).chain([len - 1]) {
+        // One address in every line of the range.
+        let first = start.addr() % STEP;
+        for at in (0..first + len).step_by(STEP) {
+            let at = at.wrapping_sub(first);
             // SAFETY: PREFETCHT0 (SSE, in every x86-64 CPU) neither faults nor changes
             // memory; the pointer is only an address (`wrapping_add`, never dereferenced).
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(at).cast()) };
