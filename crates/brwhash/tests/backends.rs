@@ -139,7 +139,7 @@ fn long_decbrw_messages() {
             .hash(&msg);
         let fast = Key::with_backend(alg, &key, b).unwrap();
         assert_eq!(fast.hash(&msg), want, "{b} {alg} one-shot");
-        for size in [65_000, 65_536] {
+        for size in [4096, 65_000, 65_536] {
             let mut h = Hasher::new(&fast);
             for piece in msg.chunks(size) {
                 h.update(piece).unwrap();
@@ -186,7 +186,7 @@ fn streaming_split_points_and_unaligned_input() {
         // Large updates at every alignment (wide paths that start at block or super-block
         // boundaries must pick up mid-stream).
         let long = rng.bytes(30_000);
-        for piece in [1000, 1985, 2500, 4096, 7777] {
+        for piece in [1000, 1985, 2500, 3840, 3841, 4096, 7777, 8192, 12_000] {
             let mut h = Hasher::new(&fast);
             for p in long.chunks(piece) {
                 h.update(p).unwrap();
