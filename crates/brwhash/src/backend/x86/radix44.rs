@@ -178,6 +178,13 @@ macro_rules! radix44_width {
                     }
                 }
 
+                /// acc + K * v for v < 2^52 / K, as one multiply-add: IFMA's pipes also run
+                /// the shifts, and this takes the place of two shifts and two adds.
+                #[inline(always)]
+                fn add_wrap(acc: V, v: V) -> V {
+                    madd52lo(acc, v, splat64(K))
+                }
+
                 /// Lane j = `values[j]` (scalars' working representatives below 2^131).
                 #[inline(always)]
                 fn from_values<F: PrimeField>(values: &[F]) -> Self {
@@ -248,7 +255,8 @@ macro_rules! radix44_width {
                 fn mul_wide(self, rhs: Self) -> Wide {
                     let [a0, a1, a2] = self.0;
                     let [b0, b1, b2] = rhs.0;
-                    let (s1, s2) = (Self::wrap(b1), Self::wrap(b2));
+                    // K * limb < 2^50.1: one multiply-add gives it exactly.
+                    let (s1, s2) = (Self::add_wrap(ZV, b1), Self::add_wrap(ZV, b2));
                     let z = ZV;
                     Wide([
                         madd52lo(madd52lo(madd52lo(z, a0, b0), a1, s2), a2, s1),
@@ -290,7 +298,7 @@ macro_rules! radix44_width {
                     // below 2^44 + 2^20, which a product accepts; a sequential carry chain
                     // would reach 2^44 + 1 but cost a dependency chain of five steps.
                     L44([
-                        add(and(t0, m), Self::wrap(shr::<44>(t2))),
+                        Self::add_wrap(and(t0, m), shr::<44>(t2)),
                         add(and(t1, m), shr::<44>(t0)),
                         add(and(t2, m), shr::<44>(t1)),
                     ])
