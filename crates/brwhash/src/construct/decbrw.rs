@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 
 use super::{Held, Powers, CHUNK};
-use crate::backend::{prefetch, prefetch_ahead};
+use crate::backend::{end_of, prefetch, prefetch_ahead};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable, Stack};
 use crate::field::{Field, PrimeField};
@@ -302,12 +302,13 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         self.n += data.len() as u64;
         let table = Splat::<F, V>::cached(&mut self.xs, p);
         let brw = &mut self.brw;
+        let end = end_of(data);
         self.held.feed(
             Self::CHUNK_BYTES,
             data,
             #[inline(always)]
             |bytes| {
-                prefetch_ahead(bytes);
+                prefetch_ahead(bytes, end);
                 brw.push_chunk(&table, &Self::chunk(bytes))
             },
         );
@@ -456,8 +457,9 @@ impl<V: Field> Periods<V> {
     /// trailing zeros in both halves until chunk s. Chunk s (lanes 0-3) closes its half;
     /// chunk 2s (lanes 4-7) closes its half, chunk s's product and the stack entries of
     /// earlier periods it completes: two products, the second taking the first.
+    /// `end`: the end of the caller's data, which bounds the prefetches of the next period.
     #[inline(always)]
-    fn period<F: PrimeField>(&mut self, t: &Splat<'_, F, V>, bytes: &[u8], s: usize)
+    fn period<F: PrimeField>(&mut self, t: &Splat<'_, F, V>, bytes: &[u8], s: usize, end: usize)
     where
         V: Halves<F>,
     {
@@ -467,8 +469,8 @@ impl<V: Field> Periods<V> {
         // Chunk c of both halves of the next period (of the same length), as chunk c of
         // this one is loaded: the halves are two streams the hardware prefetchers miss.
         let next = |c: usize| {
-            prefetch(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
-            prefetch(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
+            prefetch(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
+            prefetch(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
         };
         for c in 0..s - 1 {
             next(c);
@@ -507,6 +509,7 @@ impl<V: Field> Periods<V> {
         V: Halves<F>,
     {
         let period = |s: usize| 2 * s * 16 * F::BLOCK;
+        let end = end_of(bytes);
         loop {
             let mut s = MAX_HALF_CHUNKS;
             while s > 1 && (bytes.len() < period(s) || !self.chunks.is_multiple_of(2 * s as u64)) {
@@ -515,7 +518,7 @@ impl<V: Field> Periods<V> {
             if bytes.len() < period(s) {
                 return bytes;
             }
-            self.period(t, &bytes[..period(s)], s);
+            self.period(t, &bytes[..period(s)], s, end);
             bytes = &bytes[period(s)..];
         }
     }
@@ -634,7 +637,8 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
             if self.held.held().len() < Self::PAIR {
                 return;
             }
-            self.periods.period(&table, self.held.held(), 1);
+            // (Held bytes: the next period is not theirs to prefetch.)
+            self.periods.period(&table, self.held.held(), 1, 0);
             self.held.clear();
         }
         let rest = self.periods.run(&table, data);

@@ -7,7 +7,7 @@
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
 use super::{Blocks, Held, Powers};
-use crate::backend::prefetch_ahead;
+use crate::backend::{end_of, prefetch_ahead};
 use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Horner};
 use crate::field::{BinaryField, Field};
@@ -46,8 +46,9 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
 fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[u8]) {
     let b = F::BYTES;
     let mut whole = bytes.chunks_exact(ETA * b);
+    let end = end_of(bytes);
     for chunk in &mut whole {
-        prefetch_ahead(chunk);
+        prefetch_ahead(chunk, end);
         let mut ms = [F::ZERO; ETA];
         for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
             *m = F::from_bytes(block);
@@ -157,8 +158,9 @@ fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
     bytes: &[u8],
 ) {
     let mut groups = bytes.chunks_exact(V::W * ETA * F::BYTES);
+    let end = end_of(bytes);
     for g in &mut groups {
-        prefetch_ahead(g);
+        prefetch_ahead(g, end);
         let digests = group_digests::<F, V>(sq, g);
         for &d in &digests[..V::W] {
             horner.push(p.hg(), d);
@@ -473,12 +475,13 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         const { assert!(Self::GROUP <= MAX_GROUP) };
         let mut sq = splat_squares::<F, V>(p);
         let inner = &mut self.inner;
+        let end = end_of(data);
         self.held.feed(
             Self::GROUP,
             data,
             #[inline(always)]
             |g| {
-                prefetch_ahead(g);
+                prefetch_ahead(g, end);
                 Self::group(inner, p, &sq, g)
             },
         );

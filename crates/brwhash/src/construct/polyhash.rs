@@ -4,7 +4,7 @@
 use core::marker::PhantomData;
 
 use super::{Held, Lanes, Powers};
-use crate::backend::prefetch_ahead;
+use crate::backend::{end_of, prefetch_ahead};
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
@@ -310,7 +310,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
         let mut sum = acc.mul_wide(t.step);
         for k in (0..g).rev() {
             let vb = chunks.next().expect("a vector block");
-            prefetch_ahead(vb);
+            prefetch_ahead(vb, end_of(msg));
             let m = V::load(vb, true);
             sum = V::wide_add(sum, m.mul_wide(t.p[k]));
         }
@@ -382,12 +382,13 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES) };
         self.ensure_table(p);
         let (acc, started, t) = (&mut self.acc, &mut self.started, &self.table);
+        let end = end_of(data);
         self.held.feed(
             Self::GROUP_BYTES,
             data,
             #[inline(always)]
             |group| {
-                prefetch_ahead(group);
+                prefetch_ahead(group, end);
                 let (w, b) = (V::W, F::BLOCK);
                 let mut sum = if *started {
                     acc.mul_wide(t.step)
