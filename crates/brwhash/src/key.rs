@@ -968,9 +968,14 @@ fn poly1305_scalar(key: &Key, p: &Powers<Fp1305>, msg: &[u8]) -> Option<Fp1305> 
 /// Squarings the one-shot scalar path keeps on the stack: messages below 2^14 blocks.
 const ONE_SHOT_SQUARES: usize = 16;
 
+/// Squarings a one-shot c-decBRWHash computes before its first block: x, x^2, x^4.
+const EAGER_SQUARES: usize = 3;
+
 /// c-decBRWHash of a whole message on a SIMD backend, its squarings of the key on the stack
 /// (a `Key` would allocate and fill 64 of them: about 150 TSC cycles more per message).
-/// `None` for other functions and for messages too long for `ONE_SHOT_SQUARES`.
+/// Only x, x^2 and x^4 are computed here: the lanes compute the rest between chunks
+/// (`construct::LazySquares`). `None` for other functions and for messages too long for
+/// `ONE_SHOT_SQUARES`.
 #[cfg(target_arch = "x86_64")]
 fn dec_one_shot(
     alg: Algorithm,
@@ -992,11 +997,11 @@ fn dec_one_shot(
     let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
     let v = if prime == Prime::P1271 {
         let x = Fp1271::from_key(&k.to_le_bytes());
-        let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, 1, None, 0);
+        let p = Powers::<_, EAGER_SQUARES>::on_stack_hg(x, EAGER_SQUARES, 1, None, 0);
         SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
     } else {
         let x = Fp1305::from_key(&k.to_le_bytes());
-        let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, 1, None, 0);
+        let p = Powers::<_, EAGER_SQUARES>::on_stack_hg(x, EAGER_SQUARES, 1, None, 0);
         SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
     };
     k.zeroize();

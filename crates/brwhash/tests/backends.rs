@@ -107,12 +107,25 @@ fn random_lengths_to_one_mebibyte() {
             portable(alg, &key),
         );
         let mut lens: Vec<usize> = (0..12).map(|_| (rng.next() % (1 << 20)) as usize).collect();
-        lens.extend([1 << 20, (1 << 20) - 1, 65536, 65537, 4095]);
+        // Around the one-shot paths' switches: squarings between chunks below 32 KiB, the
+        // stack-only one-shot up to 2^14 blocks.
+        lens.extend([
+            1 << 20,
+            (1 << 20) - 1,
+            65536,
+            65537,
+            4095,
+            32767,
+            32768,
+            245_760,
+        ]);
         for n in lens {
+            let want = slow.hash(&msg[..n]);
+            assert_eq!(fast.hash(&msg[..n]), want, "{b} {alg} n={n}");
             assert_eq!(
-                fast.hash(&msg[..n]),
-                slow.hash(&msg[..n]),
-                "{b} {alg} n={n}"
+                brwhash::hash_with_backend(alg, b, &key, &msg[..n]).unwrap(),
+                want,
+                "{b} {alg} one-shot n={n}"
             );
         }
     }

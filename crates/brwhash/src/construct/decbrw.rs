@@ -9,7 +9,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Held, Powers, CHUNK};
+use super::{fill_squares, Held, KeySquares, LazySquares, Powers, CHUNK};
 use crate::backend::{end_of, prefetch, prefetch_ahead};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable, Stack};
@@ -104,18 +104,36 @@ impl<F: Field> Zeroize for DecBrw<F> {
 /// The final step from the c stream values Q_1..Q_c: x * (x * Poly(x^D; Q) + L).
 /// (Always inlined: it runs inside the backends' entry points, with their features.)
 #[inline(always)]
-pub(super) fn combine<F: Field, const S: usize>(
-    p: &Powers<F, S>,
+pub(super) fn combine<F: Field, T: KeySquares<F> + ?Sized>(
+    p: &T,
     values: &[F],
     blocks: u64,
     length: F,
 ) -> F {
     let q = blocks.div_ceil(values.len() as u64);
-    // x^D = sq[bit length of q] (for L = 0, q = 0: sq[0] = x^1, as defined); its squares follow.
+    // x^D = sq[bit length of q] (for L = 0, q = 0: sq[0] = x^1, as defined); its squares
+    // follow, one per level of Estrin's tree (c <= 16 values: at most 4).
     let j = (u64::BITS - q.leading_zeros()) as usize;
-    let sum = poly_tree(&p.sq[j..], values);
+    let levels = values.len().next_power_of_two().trailing_zeros() as usize;
+    let mut squares = [F::ZERO; 4];
+    for (k, s) in squares[..levels].iter_mut().enumerate() {
+        *s = p.square(j + k);
+    }
+    let sum = poly_tree(&squares, values);
+    squares.zeroize();
     // x * (x * sum + L) = x^2 * sum + x * L: two independent products, one reduction.
-    F::reduce(F::wide_add(p.sq[1].mul_wide(sum), p.x().mul_wide(length)))
+    F::reduce(F::wide_add(
+        p.square(1).mul_wide(sum),
+        p.square(0).mul_wide(length),
+    ))
+}
+
+/// Squarings x^(2^j) that c-decBRWHash of `len` bytes reads: the stream BRWs (q blocks each)
+/// up to x^(2^(lg q)), and x^D = x^(2^(bit length of q)) with lg c squares of it for the
+/// combination; at least x, x^2 and x^4 (every chunk reads x^4).
+pub(crate) fn dec_squares<F: PrimeField>(len: u64, c: usize) -> usize {
+    let q = len.div_ceil(F::BLOCK as u64).div_ceil(c as u64);
+    ((u64::BITS - q.leading_zeros()) as usize + c.trailing_zeros() as usize).max(3)
 }
 
 /// W elements of a prime field in the lanes of a SIMD vector.
@@ -208,48 +226,68 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
 
 /// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor
 /// x^(2^j) once per chunk.
-struct Splat<'a, F: PrimeField, V: Lanes<F>> {
+struct Splat<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> {
     x: V,
     x2: V,
-    sq: &'a [F],
+    sq: &'a T,
+    _field: PhantomData<F>,
 }
 
-impl<'a, F: PrimeField, V: Lanes<F>> Splat<'a, F, V> {
+impl<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> Splat<'a, F, V, T> {
     #[inline(always)]
-    fn new<const S: usize>(p: &'a Powers<F, S>) -> Self {
+    fn new(p: &'a T) -> Self {
         Splat {
-            x: V::splat(p.sq[0]),
-            x2: V::splat(p.sq[1]),
-            sq: &p.sq,
+            x: V::splat(p.square(0)),
+            x2: V::splat(p.square(1)),
+            sq: p,
+            _field: PhantomData,
         }
     }
 
     /// As `new`, broadcasting x and x^2 only the first time for a state (`cache`): streaming
     /// updates then pay nothing for it.
     #[inline(always)]
-    fn cached<const S: usize>(cache: &mut Option<(V, V)>, p: &'a Powers<F, S>) -> Self {
+    fn cached(cache: &mut Option<(V, V)>, p: &'a T) -> Self {
         let (x, x2) = match *cache {
             Some(xs) => xs,
             None => {
-                let xs = (V::splat(p.sq[0]), V::splat(p.sq[1]));
+                let xs = (V::splat(p.square(0)), V::splat(p.square(1)));
                 *cache = Some(xs);
                 xs
             }
         };
-        Splat { x, x2, sq: &p.sq }
+        Splat {
+            x,
+            x2,
+            sq: p,
+            _field: PhantomData,
+        }
+    }
+
+    /// Between chunks: the next lazy squaring, if any ([`KeySquares::step`]).
+    #[inline(always)]
+    fn step(&self) {
+        self.sq.step();
     }
 }
 
-impl<F: PrimeField, V: Lanes<F>> SqTable<V> for Splat<'_, F, V> {
+impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> SqTable<V> for Splat<'_, F, V, T> {
     #[inline(always)]
     fn sq(&self, j: usize) -> V {
         match j {
             0 => self.x,
             1 => self.x2,
-            _ => V::splat(self.sq[j]),
+            _ => V::splat(self.sq.square(j)),
         }
     }
 }
+
+/// Messages from this length on compute their squarings before the first block, not
+/// between chunks ([`LazySquares`]): the chain is then short against the message, and the
+/// lazy table's checks in every chunk cost more (measured one-shot 8-decBRWHash1305, TSC
+/// cycles/byte, lazy vs first: 0.555 vs 0.689 at 1 KiB, 0.199 vs 0.240 at 4 KiB, 0.107 vs
+/// 0.113 at 16 KiB, 0.082-0.085 vs 0.078-0.079 at 64 KiB).
+const LAZY_MAX_BYTES: usize = 32 << 10;
 
 /// Largest chunk of 4 vector blocks: c = 16 lanes of 16-byte blocks.
 const MAX_CHUNK_BYTES: usize = 4 * 16 * 16;
@@ -297,10 +335,10 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     #[inline(always)]
-    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
+    pub fn update<T: KeySquares<F> + ?Sized>(&mut self, p: &T, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
         let brw = &mut self.brw;
         let end = end_of(data);
         self.held.feed(
@@ -309,14 +347,15 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             #[inline(always)]
             |bytes| {
                 prefetch_ahead(bytes, end);
-                brw.push_chunk(&table, &Self::chunk(bytes))
+                brw.push_chunk(&table, &Self::chunk(bytes));
+                table.step();
             },
         );
     }
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
-    pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
+    pub fn finish<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> F {
         let mut values = self.values(p);
         let blocks = self.n.div_ceil(F::BLOCK as u64);
         let v = combine(
@@ -343,8 +382,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
 
     /// The stream values Q_1..Q_c (lanes 0..W), before `combine`.
     #[inline(always)]
-    fn values<const S: usize>(&mut self, p: &Powers<F, S>) -> [F; 16] {
-        let table = Splat::<F, V>::cached(&mut self.xs, p);
+    fn values<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> [F; 16] {
+        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
         // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
         // and a short last block is le() of its bytes.
         for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
@@ -356,9 +395,26 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     /// The value v of a whole message, the state on the caller's stack (its key-derived
-    /// parts wiped after).
+    /// parts wiped after). Squarings `p` lacks are computed as the chunks go, below
+    /// [`LAZY_MAX_BYTES`], else first.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
+        let want = dec_squares::<F>(msg.len() as u64, V::W);
+        if p.squares().len() >= want {
+            return Self::one_shot_with(p, msg);
+        }
+        if msg.len() < LAZY_MAX_BYTES {
+            return Self::one_shot_with(&LazySquares::new(p.squares(), want), msg);
+        }
+        let mut sq = [F::ZERO; 32];
+        let n = fill_squares(&mut sq, p.squares(), want);
+        let v = Self::one_shot_with(&sq[..n], msg);
+        sq[..n].iter_mut().zeroize();
+        v
+    }
+
+    #[inline(always)]
+    fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
         let mut s = Self::default();
         s.update(p, msg);
         let v = s.finish(p);
@@ -459,8 +515,13 @@ impl<V: Field> Periods<V> {
     /// earlier periods it completes: two products, the second taking the first.
     /// `end`: the end of the caller's data, which bounds the prefetches of the next period.
     #[inline(always)]
-    fn period<F: PrimeField>(&mut self, t: &Splat<'_, F, V>, bytes: &[u8], s: usize, end: usize)
-    where
+    fn period<F: PrimeField, T: KeySquares<F> + ?Sized>(
+        &mut self,
+        t: &Splat<'_, F, V, T>,
+        bytes: &[u8],
+        s: usize,
+        end: usize,
+    ) where
         V: Halves<F>,
     {
         let chunk_bytes = 16 * F::BLOCK;
@@ -475,6 +536,7 @@ impl<V: Field> Periods<V> {
         for c in 0..s - 1 {
             next(c);
             brw.push_chunk(t, &load_halves::<F, V>(lo, hi, c));
+            t.step();
         }
         next(s - 1);
         let last = load_halves::<F, V>(lo, hi, s - 1);
@@ -504,7 +566,11 @@ impl<V: Field> Periods<V> {
     /// at a multiple of 2s): what is left is shorter than 2 chunks. After an update that
     /// ended mid-period, the periods grow back 2, 4, 8 .. chunks long.
     #[inline(always)]
-    fn run<'b, F: PrimeField>(&mut self, t: &Splat<'_, F, V>, mut bytes: &'b [u8]) -> &'b [u8]
+    fn run<'b, F: PrimeField, T: KeySquares<F> + ?Sized>(
+        &mut self,
+        t: &Splat<'_, F, V, T>,
+        mut bytes: &'b [u8],
+    ) -> &'b [u8]
     where
         V: Halves<F>,
     {
@@ -527,9 +593,9 @@ impl<V: Field> Periods<V> {
     /// (fewer than 2 chunks) and `last` (the final partial vector block, zero-padded): the
     /// stack moves to 4 lanes and the 4-lane stack BRW finishes it.
     #[inline(always)]
-    fn finish<F: PrimeField, const S: usize>(
+    fn finish<F: PrimeField, T: KeySquares<F> + ?Sized>(
         &self,
-        p: &Powers<F, S>,
+        p: &T,
         rest: &[u8],
         last: &[u8],
         n: u64,
@@ -548,9 +614,9 @@ impl<V: Field> Periods<V> {
 
     /// [`finish`](Self::finish) before `combine`: the four stream values.
     #[inline(always)]
-    fn values<F: PrimeField, const S: usize>(
+    fn values<F: PrimeField, T: KeySquares<F> + ?Sized>(
         &self,
-        p: &Powers<F, S>,
+        p: &T,
         rest: &[u8],
         last: &[u8],
     ) -> [F; 16]
@@ -562,7 +628,7 @@ impl<V: Field> Periods<V> {
             stack.push(V::upper_wide(e));
         }
         let mut brw = Brw::<V::Half, 4>::resume(self.chunks, stack);
-        let table4 = Splat::<F, V::Half>::new(p);
+        let table4 = Splat::<F, V::Half, T>::new(p);
         for vb in rest
             .chunks_exact(4 * F::BLOCK)
             .chain(last.chunks_exact(4 * F::BLOCK))
@@ -624,10 +690,10 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     const PAIR: usize = 8 * Self::VBLOCK;
 
     #[inline(always)]
-    pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, mut data: &[u8]) {
+    pub fn update<T: KeySquares<F> + ?Sized>(&mut self, p: &T, mut data: &[u8]) {
         const { assert!(Self::PAIR <= PAIR_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
         let held = self.held.held().len();
         if held > 0 {
             // The held bytes complete a period of 2 chunks (the chunk count is even).
@@ -647,7 +713,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
 
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
-    pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
+    pub fn finish<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> F {
         // Zero blocks fill the streams to q blocks each (a short last block is le() of its
         // bytes): whole 4-lane vector blocks.
         let rest = self.held.padded(Self::VBLOCK);
@@ -655,8 +721,24 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     }
 
     /// The value v of a whole message: no buffer but the last partial vector block's.
+    /// Squarings `p` lacks are computed first: unlike [`DecLanes`], the periods did not hide
+    /// the chain of squarings when it ran between their chunks (measured one-shot at 2-16
+    /// KiB: as slow or slower).
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
+        let want = dec_squares::<F>(msg.len() as u64, 4);
+        if p.squares().len() >= want {
+            return Self::one_shot_with(p, msg);
+        }
+        let mut sq = [F::ZERO; 32];
+        let n = fill_squares(&mut sq, p.squares(), want);
+        let v = Self::one_shot_with(&sq[..n], msg);
+        sq[..n].iter_mut().zeroize();
+        v
+    }
+
+    #[inline(always)]
+    fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
         let mut values = Self::whole_values(p, msg);
         let n = msg.len() as u64;
         let v = combine(
@@ -671,8 +753,8 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
 
     /// The four stream values of a whole message, before `combine`.
     #[inline(always)]
-    fn whole_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
-        let table = Splat::<F, V>::new(p);
+    fn whole_values<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> [F; 16] {
+        let table = Splat::<F, V, T>::new(p);
         let mut periods = Periods::<V>::default();
         let rest = periods.run(&table, msg);
         let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;

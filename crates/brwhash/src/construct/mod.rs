@@ -126,6 +126,12 @@ impl<F: Field, const S: usize> Powers<F, S> {
         self.sq[0]
     }
 
+    /// The squarings computed: x^(2^j) for j below their count.
+    #[inline(always)]
+    pub fn squares(&self) -> &[F] {
+        &self.sq[..self.n_sq]
+    }
+
     /// x^1 ..= x^g: the Horner powers in x (g = the group size).
     #[inline(always)]
     pub fn hx(&self) -> &[F] {
@@ -173,6 +179,120 @@ pub(crate) fn powers_to_g<F: Field>(x: F) -> [F; G] {
         x4.mul(x3),
         x4.square(),
     ]
+}
+
+/// The squarings x^(2^j) of a key as the constructions read them: a key's [`Powers`], or
+/// [`LazySquares`] that a one-shot call computes while it hashes.
+pub(crate) trait KeySquares<F> {
+    /// x^(2^j).
+    fn square(&self, j: usize) -> F;
+    /// A hint between chunks: compute the next squaring still to come, if any.
+    #[inline(always)]
+    fn step(&self) {}
+}
+
+impl<F: Field, const S: usize> KeySquares<F> for Powers<F, S> {
+    #[inline(always)]
+    fn square(&self, j: usize) -> F {
+        self.sq[j]
+    }
+}
+
+impl<F: Copy> KeySquares<F> for [F] {
+    #[inline(always)]
+    fn square(&self, j: usize) -> F {
+        self[j]
+    }
+}
+
+/// `out[..want]` = x^(2^j) from the first squarings `have` (at least x), for a one-shot
+/// kernel that computes all of them before its first block; returns the count (`want`,
+/// at most 32).
+#[inline(always)]
+pub(crate) fn fill_squares<F: Field>(out: &mut [F; 32], have: &[F], want: usize) -> usize {
+    let want = want.clamp(have.len().min(32), 32);
+    let k = have.len().min(want);
+    out[..k].copy_from_slice(&have[..k]);
+    for j in k..want {
+        out[j] = out[j - 1].square();
+    }
+    want
+}
+
+/// Most squarings [`LazySquares`] computes.
+const LAZY_SQUARES: usize = 16;
+
+/// Squarings of a one-shot key computed while the message is hashed: the first few are
+/// given, the rest come one per chunk ([`KeySquares::step`]) or when read. The squarings form
+/// a chain of dependent products (about 30 TSC cycles each, 9 for 4 KiB); computed before
+/// the first block, the whole chain delayed it (4-decBRWHash1305 one-shot at 4 KiB spent
+/// about 250 TSC cycles there). Between chunks the chain runs on the scalar multiplier while
+/// the vector units hash.
+pub(crate) struct LazySquares<'a, F: Field> {
+    known: &'a [F],
+    more: [core::cell::Cell<F>; LAZY_SQUARES],
+    /// Squarings available: `known.len()` + those in `more`.
+    n: core::cell::Cell<usize>,
+    /// Squarings the message needs: `step` stops there.
+    want: usize,
+}
+
+impl<'a, F: Field> LazySquares<'a, F> {
+    /// `known` = x, x^2, .. (at least x); `want` squarings in all (at most
+    /// `known.len() + 16`; reading past it computes more as long as there is room).
+    #[inline(always)]
+    pub fn new(known: &'a [F], want: usize) -> Self {
+        LazySquares {
+            known,
+            more: core::array::from_fn(|_| core::cell::Cell::new(F::ZERO)),
+            n: core::cell::Cell::new(known.len()),
+            want,
+        }
+    }
+
+    #[inline(always)]
+    fn next(&self) {
+        let n = self.n.get();
+        let k = self.known.len();
+        let last = if n == k {
+            self.known[k - 1]
+        } else {
+            self.more[n - 1 - k].get()
+        };
+        self.more[n - k].set(last.square());
+        self.n.set(n + 1);
+    }
+}
+
+impl<F: Field> KeySquares<F> for LazySquares<'_, F> {
+    #[inline(always)]
+    fn square(&self, j: usize) -> F {
+        let k = self.known.len();
+        if j < k {
+            return self.known[j];
+        }
+        while self.n.get() <= j {
+            self.next();
+        }
+        self.more[j - k].get()
+    }
+
+    #[inline(always)]
+    fn step(&self) {
+        if self.n.get() < self.want {
+            self.next();
+        }
+    }
+}
+
+/// Wipes the squarings computed.
+impl<F: Field> Drop for LazySquares<'_, F> {
+    fn drop(&mut self) {
+        let computed = self.n.get() - self.known.len();
+        for c in &mut self.more[..computed] {
+            c.get_mut().zeroize();
+        }
+    }
 }
 
 impl<F: Field, const S: usize> Drop for Powers<F, S> {

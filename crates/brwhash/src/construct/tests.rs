@@ -157,3 +157,33 @@ fn extend_wiping_keeps_the_bytes() {
     wipe_vec(&mut v);
     assert!(v.is_empty());
 }
+
+/// Squarings computed between chunks or when read are the key's: in any order of `step`
+/// and reads, from x alone or from x, x^2, x^4, and for every `fill_squares` count.
+#[test]
+fn lazy_and_filled_squares_are_the_keys() {
+    use super::{fill_squares, KeySquares, LazySquares};
+    use crate::field::{Canonical, Field};
+    let p = prime_powers::<Fp1305>(Algorithm::POLYHASH1305, 0xa7);
+    let eq = |a: Fp1305, b: Fp1305| a.to_canonical_bytes() == b.to_canonical_bytes();
+    for known in [1, 3] {
+        for steps in [0, 5, 20] {
+            let lazy = LazySquares::new(&p.sq[..known], 12);
+            for _ in 0..steps {
+                lazy.step();
+            }
+            for j in (0..known + 16).rev() {
+                assert!(
+                    eq(lazy.square(j), p.sq[j]),
+                    "known {known} steps {steps} j {j}"
+                );
+            }
+        }
+    }
+    for want in 1..=32 {
+        let mut out = [Fp1305::ZERO; 32];
+        let n = fill_squares(&mut out, &p.sq[..3], want);
+        assert_eq!(n, want.max(3));
+        assert!((0..n).all(|j| eq(out[j], p.sq[j])), "want {want}");
+    }
+}
