@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use super::{fill_squares, Held, KeySquares, LazySquares, Powers, CHUNK};
 use crate::backend::{end_of, prefetch, prefetch_ahead};
 use crate::eval::horner::poly_tree;
-use crate::eval::{Brw, SqTable, Stack};
+use crate::eval::{Brw, SqTable, Stack, SQUARES};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
 
@@ -400,7 +400,10 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let want = dec_squares::<F>(msg.len() as u64, V::W);
-        if p.squares().len() >= want {
+        // A key's powers (S = SQUARES) hold every squaring its messages need: this
+        // instantiation is then the plain path alone, the code of the keyed entry point.
+        if S == SQUARES || p.squares().len() >= want {
+            debug_assert!(p.squares().len() >= want);
             return Self::one_shot_with(p, msg);
         }
         if msg.len() < LAZY_MAX_BYTES {
@@ -727,7 +730,9 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let want = dec_squares::<F>(msg.len() as u64, 4);
-        if p.squares().len() >= want {
+        // As in `DecLanes::one_shot`: a key's powers take the plain path alone.
+        if S == SQUARES || p.squares().len() >= want {
+            debug_assert!(p.squares().len() >= want);
             return Self::one_shot_with(p, msg);
         }
         let mut sq = [F::ZERO; 32];

@@ -146,19 +146,35 @@ pub fn poly_tree<F: Field>(squares: &[F], ms: &[F]) -> F {
     }
 }
 
-/// [`poly_tree`] of exactly N values, N a power of two: straight-line code in registers.
+/// The tree of 4 values (a function, not a closure: closures are not always inlined, and
+/// SIMD backends need this inside their `#[target_feature]` entry points).
 #[inline(always)]
-fn poly_tree_pow2<F: Field, const N: usize>(squares: &[F], ms: &[F]) -> F {
-    let mut v: [F; N] = ms.try_into().expect("N values");
-    let mut n = N;
-    let mut level = 0;
-    while n > 1 {
-        let y = squares[level];
-        for k in 0..n / 2 {
-            v[k] = F::reduce(F::wide_add(v[2 * k].mul_wide(y), v[2 * k + 1].widen()));
-        }
-        n /= 2;
-        level += 1;
+fn four<F: Field>(v: [F; 4], y0: F, y1: F) -> F {
+    node(node(v[0], v[1], y0), node(v[2], v[3], y0), y1)
+}
+
+/// One node of Estrin's tree: hi * y + lo, reduced.
+#[inline(always)]
+fn node<F: Field>(hi: F, lo: F, y: F) -> F {
+    F::reduce(F::wide_add(hi.mul_wide(y), lo.widen()))
+}
+
+/// [`poly_tree`] of exactly N = 4 or 8 values: straight-line code in registers, written
+/// out (a loop over the levels stayed a loop, its values on the stack).
+#[inline(always)]
+fn poly_tree_pow2<F: Field, const N: usize>(squares: &[F], v: &[F]) -> F {
+    let (y0, y1) = (squares[0], squares[1]);
+    match N {
+        4 => four([v[0], v[1], v[2], v[3]], y0, y1),
+        _ => four(
+            [
+                node(v[0], v[1], y0),
+                node(v[2], v[3], y0),
+                node(v[4], v[5], y0),
+                node(v[6], v[7], y0),
+            ],
+            y1,
+            squares[2],
+        ),
     }
-    v[0]
 }
