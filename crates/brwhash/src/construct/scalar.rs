@@ -275,12 +275,55 @@ fn super_block<F: PrimeField, const DELTA: usize, const S: usize>(
 fn dec_short<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[u8]) -> Option<F> {
     let q = msg.len().div_ceil(F::BLOCK).div_ceil(c);
     match q {
+        // (x^16 for c > 4: lg c + 2 squarings, which every caller's powers hold.)
+        1 if c <= 8 && p.squares().len() >= c.next_power_of_two().trailing_zeros() as usize + 2 => {
+            Some(dec_single(p, c, msg))
+        }
         0..=4 => Some(dec_streams::<F, 4, S>(p, c, msg, q)),
         5..=8 => Some(dec_streams::<F, 8, S>(p, c, msg, q)),
         9..=16 => Some(dec_streams::<F, 16, S>(p, c, msg, q)),
         17..=32 => Some(dec_streams::<F, 32, S>(p, c, msg, q)),
         _ => None,
     }
+}
+
+/// c-decBRWHash of 1..=c blocks (q = 1, D = 2), c <= 8: each stream's BRW is its one block
+/// (or zero), so x * (x * Poly(x^2; M_1..M_c) + L) = sum of M_k x^(2(c-k)+2), plus L x:
+/// independent products with x^2 .. x^16 and one reduction, where Estrin's tree and the
+/// final step were lg c + 1 dependent products.
+#[inline(always)]
+fn dec_single<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[u8]) -> F {
+    debug_assert!(c <= 8 && !msg.is_empty() && msg.len() <= c * F::BLOCK);
+    // e[i] = x^(2i) for i = 1..=c from the squarings x^2, x^4, x^8 (c > 2), x^16 (c > 4).
+    let (x2, x4) = (p.sq[1], p.sq[2]);
+    let mut e = [F::ZERO; 9];
+    e[1] = x2;
+    e[2] = x4;
+    if c > 2 {
+        e[3] = x2.mul(x4);
+        e[4] = p.sq[3];
+    }
+    if c > 4 {
+        let x8 = e[4];
+        e[5] = x2.mul(x8);
+        e[6] = x4.mul(x8);
+        e[7] = e[3].mul(x8);
+        e[8] = p.sq[4];
+    }
+    let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    let mut sum = p.sq[0].mul_wide(length);
+    // Block k (1-based) takes x^(2(c - k) + 2) = e[c - k + 1]; a short last block is
+    // le() of its bytes (pad2).
+    for (i, block) in msg.chunks(F::BLOCK).enumerate() {
+        let m = if block.len() == F::BLOCK {
+            F::load(block, false)
+        } else {
+            F::from_block(block, false)
+        };
+        sum = F::wide_add(sum, m.mul_wide(e[c - i]));
+    }
+    e.iter_mut().zeroize();
+    F::reduce(sum)
 }
 
 #[inline(always)]
