@@ -282,6 +282,31 @@ impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> SqTable<V> for Splat
     }
 }
 
+/// The one-shot dispatch of [`DecLanes`] and [`DecPeriods`] (c streams) on the squarings
+/// `p` holds: a key's powers (S = SQUARES) hold every squaring its messages need, so that
+/// instantiation is the plain path alone, the code of the keyed entry point; a one-shot
+/// call's first few are completed between chunks ([`LazySquares`], where `lazy`) or first.
+/// A macro, not a generic function or trait: the same code in both states, and a trait
+/// version measured 40% slower (one-shot 8-decBRWHash1305 at 1-4 KiB, code placement).
+macro_rules! one_shot_on_squares {
+    ($p:expr, $msg:expr, $c:expr, lazy = $lazy:expr) => {{
+        let (p, msg) = ($p, $msg);
+        let want = dec_squares::<F>(msg.len() as u64, $c);
+        if S == SQUARES || p.squares().len() >= want {
+            debug_assert!(p.squares().len() >= want);
+            return Self::one_shot_with(p, msg);
+        }
+        if $lazy {
+            return Self::one_shot_with(&LazySquares::new(p.squares(), want), msg);
+        }
+        let mut sq = [F::ZERO; 32];
+        let n = fill_squares(&mut sq, p.squares(), want);
+        let v = Self::one_shot_with(&sq[..n], msg);
+        sq[..n].iter_mut().zeroize();
+        v
+    }};
+}
+
 /// Messages from this length on compute their squarings before the first block, not
 /// between chunks ([`LazySquares`]): the chain is then short against the message, and the
 /// lazy table's checks in every chunk cost more (measured one-shot 8-decBRWHash1305, TSC
@@ -399,21 +424,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// [`LAZY_MAX_BYTES`], else first.
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        let want = dec_squares::<F>(msg.len() as u64, V::W);
-        // A key's powers (S = SQUARES) hold every squaring its messages need: this
-        // instantiation is then the plain path alone, the code of the keyed entry point.
-        if S == SQUARES || p.squares().len() >= want {
-            debug_assert!(p.squares().len() >= want);
-            return Self::one_shot_with(p, msg);
-        }
-        if msg.len() < LAZY_MAX_BYTES {
-            return Self::one_shot_with(&LazySquares::new(p.squares(), want), msg);
-        }
-        let mut sq = [F::ZERO; 32];
-        let n = fill_squares(&mut sq, p.squares(), want);
-        let v = Self::one_shot_with(&sq[..n], msg);
-        sq[..n].iter_mut().zeroize();
-        v
+        one_shot_on_squares!(p, msg, V::W, lazy = msg.len() < LAZY_MAX_BYTES)
     }
 
     #[inline(always)]
@@ -729,17 +740,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     /// KiB: as slow or slower).
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        let want = dec_squares::<F>(msg.len() as u64, 4);
-        // As in `DecLanes::one_shot`: a key's powers take the plain path alone.
-        if S == SQUARES || p.squares().len() >= want {
-            debug_assert!(p.squares().len() >= want);
-            return Self::one_shot_with(p, msg);
-        }
-        let mut sq = [F::ZERO; 32];
-        let n = fill_squares(&mut sq, p.squares(), want);
-        let v = Self::one_shot_with(&sq[..n], msg);
-        sq[..n].iter_mut().zeroize();
-        v
+        one_shot_on_squares!(p, msg, 4, lazy = false)
     }
 
     #[inline(always)]
