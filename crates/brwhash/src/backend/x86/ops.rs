@@ -88,7 +88,7 @@ macro_rules! width_ops {
     (
         $module:ident, $vec:ident, $imm:ty, lanes = $w:literal,
         add = $add:ident, mul32 = $mul:ident, and = $and:ident, or = $or:ident,
-        srli = $srli:ident, slli = $slli:ident, set1 = $set1:ident,
+        srli = $srli:ident, slli = $slli:ident, rol = $rol:ident, set1 = $set1:ident,
         loadu = $loadu:ident, storeu = $storeu:ident,
         madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
         mask_permutexvar = $mask_permutexvar:ident, maskz_permutexvar = $maskz_permutexvar:ident
@@ -131,6 +131,12 @@ macro_rules! width_ops {
             #[inline(always)]
             pub(crate) fn shl<const N: $imm>(a: V) -> V {
                 unsafe { $slli::<N>(a) }
+            }
+            /// Rotation left (AVX-512F/VL): a shift left where the top N bits are zero, which
+            /// the compiler does not merge with other shifts into a multiplication.
+            #[inline(always)]
+            pub(crate) fn rol<const N: i32>(a: V) -> V {
+                unsafe { $rol::<N>(a) }
             }
             /// acc + low 52 bits of a * b (52-bit operands).
             #[inline(always)]
@@ -207,6 +213,7 @@ width_ops!(
     or = _mm256_or_si256,
     srli = _mm256_srli_epi64,
     slli = _mm256_slli_epi64,
+    rol = _mm256_rol_epi64,
     set1 = _mm256_set1_epi64x,
     loadu = _mm256_loadu_si256,
     storeu = _mm256_storeu_si256,
@@ -227,6 +234,7 @@ width_ops!(
     or = _mm512_or_si512,
     srli = _mm512_srli_epi64,
     slli = _mm512_slli_epi64,
+    rol = _mm512_rol_epi64,
     set1 = _mm512_set1_epi64,
     loadu = _mm512_loadu_si512,
     storeu = _mm512_storeu_si512,

@@ -168,13 +168,18 @@ macro_rules! radix44_width {
             }
 
             impl<const K: u64> L44<K> {
-                /// K * v: 2^132 = K (mod p).
+                /// K * 2^8 * v (2^132 = K mod p) for v < 2^51: the high-half column that wraps
+                /// to column 0. The rotation stands for a shift (v's top bits are zero):
+                /// LLVM merges two plain shifts and their sum into a multiplication by 5120,
+                /// which without AVX-512DQ is five operations, two of them on the multiply
+                /// pipes, with a longer latency (a chain of products measured 23.5 TSC
+                /// cycles per product with it, 20.5 with the rotation).
                 #[inline(always)]
-                fn wrap(v: V) -> V {
+                fn wrap_high(v: V) -> V {
                     if K == 20 {
-                        add(shl::<4>(v), shl::<2>(v))
+                        add(rol::<12>(v), shl::<10>(v))
                     } else {
-                        shl::<5>(v)
+                        shl::<13>(v)
                     }
                 }
 
@@ -291,7 +296,7 @@ macro_rules! radix44_width {
                     let m = splat64(MASK44);
                     let [d0, d1, d2, e0, e1, e2] = w.0;
                     // High halves join the next column (x 2^8); the top one wraps (x K 2^8).
-                    let t0 = add(d0, Self::wrap(shl::<8>(e2)));
+                    let t0 = add(d0, Self::wrap_high(e2));
                     let t1 = add(d1, shl::<8>(e0));
                     let t2 = add(d2, shl::<8>(e1));
                     // One round of carries, all three at once (the top one wraps): limbs
