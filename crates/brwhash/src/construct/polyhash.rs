@@ -306,18 +306,47 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
         u += 1;
     }
     let mut acc = V::reduce(sum);
-    while u < vectors {
-        let mut sum = acc.mul_wide(t.step);
-        for k in (0..g).rev() {
-            let vb = chunks.next().expect("a vector block");
-            prefetch_ahead(vb, end_of(msg));
-            let m = V::load(vb, true);
-            sum = V::wide_add(sum, m.mul_wide(t.p[k]));
-        }
-        acc = V::reduce(sum);
-        u += g;
+    // The whole groups after the first (`first` vector blocks, the head among them).
+    let rest = &rest[(first - usize::from(h > 0)) * w * b..];
+    debug_assert_eq!(rest.len() % (g * w * b), 0);
+    let group = g * w * b;
+    let end = end_of(msg);
+    for bytes in rest.chunks_exact(group) {
+        prefetch_ahead(bytes, end);
+        let sum = if g == G {
+            exact_group_sum::<F, V, G>(&t.p, bytes)
+        } else {
+            let mut sum = V::Wide::default();
+            for (k, vb) in (0..g).rev().zip(bytes.chunks_exact(w * b)) {
+                // Independent products: short groups gain nothing from multiply-add chains.
+                sum = V::wide_add(sum, V::load(vb, true).mul_wide(t.p[k]));
+            }
+            sum
+        };
+        // The running value's product joins last, formed beside the group's: the chain from
+        // group to group is one product, an addition and a reduction.
+        acc = V::reduce(V::wide_add(sum, acc.mul_wide(t.step)));
     }
     super::scalar_last(acc.sum_lanes(), x, last)
+}
+
+/// The sum of the products of a whole group of N vector blocks (`bytes`) with the powers
+/// P_(N-1) .. P_0: a loop of constant length, which the compiler unrolls, over two sums in
+/// registers (a multiply-add chain per sum and column).
+#[inline(always)]
+fn exact_group_sum<F: PrimeField, V: Lanes<F>, const N: usize>(
+    p: &[V; G],
+    bytes: &[u8],
+) -> V::Wide {
+    let vb = V::W * F::BLOCK;
+    let (mut even, mut odd) = (V::Wide::default(), V::Wide::default());
+    for k in (0..N).step_by(2) {
+        let m = V::load(&bytes[k * vb..(k + 1) * vb], true);
+        even = m.mul_acc(p[N - 1 - k], even);
+        let m = V::load(&bytes[(k + 1) * vb..(k + 2) * vb], true);
+        odd = m.mul_acc(p[N - 2 - k], odd);
+    }
+    V::wide_add(even, odd)
 }
 
 /// Largest group of [`PolyStream`]: 8 vector blocks of 8 lanes of 16-byte blocks.
@@ -390,14 +419,18 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             |group| {
                 prefetch_ahead(group, end);
                 let (w, b) = (V::W, F::BLOCK);
-                let mut sum = if *started {
-                    acc.mul_wide(t.step)
+                let mut sum = if Self::GROUP == G {
+                    exact_group_sum::<F, V, G>(&t.p, group)
                 } else {
-                    V::Wide::default()
+                    let mut sum = V::Wide::default();
+                    for k in 0..Self::GROUP {
+                        let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
+                        sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
+                    }
+                    sum
                 };
-                for k in 0..Self::GROUP {
-                    let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
-                    sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
+                if *started {
+                    sum = V::wide_add(sum, acc.mul_wide(t.step));
                 }
                 *acc = V::reduce(sum);
                 *started = true;

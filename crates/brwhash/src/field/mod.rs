@@ -58,6 +58,13 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
         self.mul_wide(m)
     }
 
+    /// `acc` plus the unreduced product: SIMD lanes that multiply-add (IFMA) add the
+    /// product's columns into `acc` as they form them.
+    #[inline(always)]
+    fn mul_acc(self, rhs: Self, acc: Self::Wide) -> Self::Wide {
+        Self::wide_add(acc, self.mul_wide(rhs))
+    }
+
     /// The reduced product.
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {

@@ -273,6 +273,24 @@ macro_rules! radix44_width {
                     ])
                 }
 
+                /// The columns of `mul_wide` formed on top of `acc`'s: no zeroed registers
+                /// and no adds.
+                #[inline(always)]
+                fn mul_acc(self, rhs: Self, acc: Wide) -> Wide {
+                    let [a0, a1, a2] = self.0;
+                    let [b0, b1, b2] = rhs.0;
+                    let (s1, s2) = (Self::add_wrap(ZV, b1), Self::add_wrap(ZV, b2));
+                    let [c0, c1, c2, c3, c4, c5] = acc.0;
+                    Wide([
+                        madd52lo(madd52lo(madd52lo(c0, a0, b0), a1, s2), a2, s1),
+                        madd52lo(madd52lo(madd52lo(c1, a0, b1), a1, b0), a2, s2),
+                        madd52lo(madd52lo(madd52lo(c2, a0, b2), a1, b1), a2, b0),
+                        madd52hi(madd52hi(madd52hi(c3, a0, b0), a1, s2), a2, s1),
+                        madd52hi(madd52hi(madd52hi(c4, a0, b1), a1, b0), a2, s2),
+                        madd52hi(madd52hi(madd52hi(c5, a0, b2), a1, b1), a2, b0),
+                    ])
+                }
+
                 #[inline(always)]
                 fn wide_add(a: Wide, b: Wide) -> Wide {
                     let (a, b) = (a.0, b.0);
