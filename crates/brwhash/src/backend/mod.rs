@@ -659,7 +659,8 @@ impl<F: SimdPrime> SimdState<F> {
     /// the streaming state's. Measured like `crossover` (one-shot / precomputed key, TSC
     /// cycles per message, SIMD vs scalar):
     /// - Poly1305 on IFMA (one-shot; scalar code is plain Horner with the clamped key):
-    ///   512 B 357 vs 341, 576 B 406 vs 381, 640 B 399 vs 423, 768 B 420 vs 511: 576;
+    ///   448 B 327-384 vs 328-329, 512 B 335-340 vs 368-372, 576 B 389-394 vs 410-413
+    ///   (after the IFMA products' shorter chains; before: 512 B 357 vs 341): 480;
     ///   AVX-512F 1 KiB 660 vs 673, 1280 B 717 vs 838: 1024; AVX2 1280 B 829 vs 838, 1536 B
     ///   897 vs 978: 1280.
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
@@ -683,7 +684,7 @@ impl<F: SimdPrime> SimdState<F> {
         match (Plan::of(alg, backend), p1271) {
             (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 128,
             (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 192,
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 576,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 480,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
