@@ -419,18 +419,16 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             |group| {
                 prefetch_ahead(group, end);
                 let (w, b) = (V::W, F::BLOCK);
-                let mut sum = if Self::GROUP == G {
-                    exact_group_sum::<F, V, G>(&t.p, group)
+                // (Independent products, unlike `poly_exact`'s groups: multiply-add chains
+                // measured slower here, 0.079 -> 0.085 TSC cycles/byte at 1 MiB.)
+                let mut sum = if *started {
+                    acc.mul_wide(t.step)
                 } else {
-                    let mut sum = V::Wide::default();
-                    for k in 0..Self::GROUP {
-                        let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
-                        sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
-                    }
-                    sum
+                    V::Wide::default()
                 };
-                if *started {
-                    sum = V::wide_add(sum, acc.mul_wide(t.step));
+                for k in 0..Self::GROUP {
+                    let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
+                    sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
                 }
                 *acc = V::reduce(sum);
                 *started = true;
