@@ -258,16 +258,27 @@ macro_rules! radix44_width {
 
                 #[inline(always)]
                 fn mul_wide(self, rhs: Self) -> Wide {
-                    self.mul_acc(rhs, Wide([ZV; 6]))
+                    let [a0, a1, a2] = self.0;
+                    let [b0, b1, b2] = rhs.0;
+                    // K * limb < 2^50.1: one multiply-add gives it exactly.
+                    let (s1, s2) = (Self::add_wrap(ZV, b1), Self::add_wrap(ZV, b2));
+                    let z = ZV;
+                    Wide([
+                        madd52lo(madd52lo(madd52lo(z, a0, b0), a1, s2), a2, s1),
+                        madd52lo(madd52lo(madd52lo(z, a0, b1), a1, b0), a2, s2),
+                        madd52lo(madd52lo(madd52lo(z, a0, b2), a1, b1), a2, b0),
+                        madd52hi(madd52hi(madd52hi(z, a0, b0), a1, s2), a2, s1),
+                        madd52hi(madd52hi(madd52hi(z, a0, b1), a1, b0), a2, s2),
+                        madd52hi(madd52hi(madd52hi(z, a0, b2), a1, b1), a2, b0),
+                    ])
                 }
 
-                /// The columns of the product formed on top of `acc`'s (from zero for
-                /// `mul_wide`): on a sum, no zeroed registers and no adds.
+                /// The columns of `mul_wide` formed on top of `acc`'s: no zeroed registers
+                /// and no adds.
                 #[inline(always)]
                 fn mul_acc(self, rhs: Self, acc: Wide) -> Wide {
                     let [a0, a1, a2] = self.0;
                     let [b0, b1, b2] = rhs.0;
-                    // K * limb < 2^50.1: one multiply-add gives it exactly.
                     let (s1, s2) = (Self::add_wrap(ZV, b1), Self::add_wrap(ZV, b2));
                     let [c0, c1, c2, c3, c4, c5] = acc.0;
                     Wide([
