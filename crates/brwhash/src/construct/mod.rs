@@ -622,6 +622,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
         let Self { blocks, kind, .. } = self;
         if let Kind::Deferred(d) = kind {
             if d.head.len() + data.len() <= d.limit {
+                // A first piece of a KiB or more: room for all the message held, so that
+                // it is never copied and wiped to grow.
+                if d.head.capacity() == 0 && data.len() >= 1024 {
+                    d.head = Vec::with_capacity(d.limit);
+                }
                 return extend_wiping(&mut d.head, data);
             }
             // Past the crossover: start the SIMD state on the bytes held so far.
