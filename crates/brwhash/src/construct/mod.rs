@@ -344,7 +344,19 @@ impl<const N: usize> Held<N> {
     /// every whole chunk, the rest is held. Always inlined, and SIMD callers pass an
     /// always-inlined closure, so their hot loops compile whole with their target features.
     #[inline(always)]
-    pub fn feed(&mut self, chunk: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
+    pub fn feed(&mut self, chunk: usize, data: &[u8], mut f: impl FnMut(&[u8])) {
+        self.feed_runs(
+            chunk,
+            data,
+            #[inline(always)]
+            |run| run.chunks_exact(chunk).for_each(&mut f),
+        )
+    }
+
+    /// [`feed`](Self::feed), with `f` given runs of whole chunks (a multiple of `chunk`
+    /// bytes, never empty): a caller's loop over the chunks keeps its state in registers.
+    #[inline(always)]
+    pub fn feed_runs(&mut self, chunk: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
         debug_assert!(chunk <= N);
         if self.len > 0 {
             let take = (chunk - self.len).min(data.len());
@@ -358,11 +370,10 @@ impl<const N: usize> Held<N> {
             f(&self.buf[..chunk]);
             self.len = 0;
         }
-        let mut chunks = data.chunks_exact(chunk);
-        for c in &mut chunks {
-            f(c);
+        let (whole, rest) = data.split_at(data.len() - data.len() % chunk);
+        if !whole.is_empty() {
+            f(whole);
         }
-        let rest = chunks.remainder();
         self.buf[..rest.len()].copy_from_slice(rest);
         self.len = rest.len();
         self.hi = self.hi.max(self.len);

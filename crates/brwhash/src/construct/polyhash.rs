@@ -112,23 +112,6 @@ impl<V: Field> ExactPowers<V> {
 }
 
 impl<V: Field> ExactPowers<V> {
-    /// The table from a key's words ([`exact_table`]): loads instead of products.
-    #[inline(always)]
-    fn load<F: PrimeField>(&mut self, words: &[u64], vectors: usize)
-    where
-        V: Lanes<F>,
-    {
-        let (g, n) = (exact_group(V::WIDE_SUM_LIMIT, vectors), V::WORDS);
-        self.g = g;
-        for (k, p) in self.p[..g].iter_mut().enumerate() {
-            *p = V::from_words(&words[k * n..(k + 1) * n]);
-        }
-        if vectors > g {
-            let at = if g == G { G + 1 } else { G };
-            self.step = V::from_words(&words[at * n..(at + 1) * n]);
-        }
-    }
-
     /// The table from `xw` = x^1 .. x^W, or from x alone (P_0 by [`Lanes::ladder`] where
     /// lane permutes are cheap, else from scalar powers).
     #[inline(always)]
@@ -194,6 +177,73 @@ impl<V: Field> Zeroize for ExactPowers<V> {
 impl<V: Field> Drop for ExactPowers<V> {
     fn drop(&mut self) {
         self.zeroize();
+    }
+}
+
+/// The powers of [`poly_exact`]'s groups: a table computed in place ([`ExactPowers`]) or a
+/// key's cached words ([`KeyTable`], read where they lie: nothing to copy or wipe).
+trait GroupPowers<V> {
+    /// Vector blocks per group.
+    fn g(&self) -> usize;
+    /// P_k (k < g): lane j = x^(W (k + 1) - j).
+    fn power(&self, k: usize) -> V;
+    /// x^(W g) in every lane.
+    fn step(&self) -> V;
+}
+
+impl<V: Field> GroupPowers<V> for ExactPowers<V> {
+    #[inline(always)]
+    fn g(&self) -> usize {
+        self.g
+    }
+    #[inline(always)]
+    fn power(&self, k: usize) -> V {
+        self.p[k]
+    }
+    #[inline(always)]
+    fn step(&self) -> V {
+        self.step
+    }
+}
+
+/// A key's [`exact_table`] for groups of `g` vector blocks: 4 or G (whose steps it holds),
+/// or fewer for a message of one group (which takes no step).
+struct KeyTable<'a, F> {
+    words: &'a [u64],
+    g: usize,
+    _field: PhantomData<F>,
+}
+
+impl<'a, F: PrimeField> KeyTable<'a, F> {
+    /// `words` from a key, when they are a table for the lanes `V` and groups of `g` can
+    /// take them.
+    #[inline(always)]
+    fn new<V: Lanes<F>>(words: Option<&'a [u64]>, g: usize, vectors: usize) -> Option<Self> {
+        let fits = |w: &&[u64]| w.len() == TABLE_VECTORS * V::WORDS;
+        words
+            .filter(fits)
+            .filter(|_| g == 4 || g == G || vectors <= g)
+            .map(|words| KeyTable {
+                words,
+                g,
+                _field: PhantomData,
+            })
+    }
+}
+
+impl<F: PrimeField, V: Lanes<F>> GroupPowers<V> for KeyTable<'_, F> {
+    #[inline(always)]
+    fn g(&self) -> usize {
+        self.g
+    }
+    #[inline(always)]
+    fn power(&self, k: usize) -> V {
+        V::from_words(&self.words[k * V::WORDS..(k + 1) * V::WORDS])
+    }
+    #[inline(always)]
+    fn step(&self) -> V {
+        let at = if self.g == G { G + 1 } else { G };
+        V::from_words(&self.words[at * V::WORDS..(at + 1) * V::WORDS])
     }
 }
 
@@ -271,24 +321,32 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
 ) -> F {
     let (b, w) = (F::BLOCK, V::W);
     let full = msg.len() / b;
-    let (body, last) = msg.split_at(full * b);
     if full == 0 {
-        return super::scalar_last(F::ZERO, x, last);
+        return super::scalar_last(F::ZERO, x, msg);
     }
+    let vectors = full.div_ceil(w);
+    let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
+    match KeyTable::new::<V>(table, g, vectors) {
+        Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
+        None => {
+            let mut t = ExactPowers::<V>::default();
+            t.compute(x, xw, vectors);
+            exact_lanes::<F, V, _>(&t, x, msg)
+        }
+    }
+}
+
+/// [`poly_exact`] of a message of at least one full block, with the powers `t`.
+#[inline(always)]
+fn exact_lanes<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(t: &P, x: F, msg: &[u8]) -> F {
+    let (b, w) = (F::BLOCK, V::W);
+    let full = msg.len() / b;
+    let (body, last) = msg.split_at(full * b);
     // Vector block 0 is the head (the first `h` blocks in its last lanes) when the full
     // blocks are not a multiple of W.
     let h = full % w;
     let vectors = full.div_ceil(w);
-    let mut t = ExactPowers::<V>::default();
-    let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
-    // A key's table has the steps of groups of 4 and 8.
-    match table.filter(|words| {
-        words.len() == TABLE_VECTORS * V::WORDS && (g == 4 || g == G || vectors <= g)
-    }) {
-        Some(words) => t.load(words, vectors),
-        None => t.compute(x, xw, vectors),
-    }
-    let g = t.g;
+    let g = t.g();
     let rest = &body[h * b..];
     let mut u = 0;
     // The first group holds the vector blocks beyond whole groups, so that the last group
@@ -297,54 +355,66 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let mut sum = V::Wide::default();
     let mut chunks = rest.chunks_exact(w * b);
     if h > 0 {
-        sum = head_vector::<F, V>(body, h).mul_wide(t.p[first - 1]);
+        sum = head_vector::<F, V>(body, h).mul_wide(t.power(first - 1));
         u = 1;
     }
     while u < first {
         let m = V::load(chunks.next().expect("a vector block"), true);
-        sum = V::wide_add(sum, m.mul_wide(t.p[first - 1 - u]));
+        sum = V::wide_add(sum, m.mul_wide(t.power(first - 1 - u)));
         u += 1;
     }
-    let mut acc = V::reduce(sum);
+    let acc = V::reduce(sum);
     // The whole groups after the first (`first` vector blocks, the head among them).
     let rest = &rest[(first - usize::from(h > 0)) * w * b..];
     debug_assert_eq!(rest.len() % (g * w * b), 0);
-    let group = g * w * b;
-    let end = end_of(msg);
-    for bytes in rest.chunks_exact(group) {
+    let acc = exact_groups::<F, V, P>(acc, t, rest, end_of(msg));
+    super::scalar_last(acc.sum_lanes(), x, last)
+}
+
+/// The running value `acc` after the whole groups of `t.g` vector blocks in `bytes`:
+/// `acc x^(W g) + sum_t V_t P_(g-1-t)` per group. `end`: where prefetching stops.
+#[inline(always)]
+fn exact_groups<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(
+    mut acc: V,
+    t: &P,
+    bytes: &[u8],
+    end: usize,
+) -> V {
+    let (g, vb) = (t.g(), V::W * F::BLOCK);
+    for bytes in bytes.chunks_exact(g * vb) {
         prefetch_ahead(bytes, end);
         let sum = if g == G {
-            exact_group_sum::<F, V, G>(&t.p, bytes)
+            exact_group_sum::<F, V, P, G>(t, bytes)
         } else {
             let mut sum = V::Wide::default();
-            for (k, vb) in (0..g).rev().zip(bytes.chunks_exact(w * b)) {
+            for (k, vb) in (0..g).rev().zip(bytes.chunks_exact(vb)) {
                 // Independent products: short groups gain nothing from multiply-add chains.
-                sum = V::wide_add(sum, V::load(vb, true).mul_wide(t.p[k]));
+                sum = V::wide_add(sum, V::load(vb, true).mul_wide(t.power(k)));
             }
             sum
         };
         // The running value's product joins last, formed beside the group's: the chain from
         // group to group is one product, an addition and a reduction.
-        acc = V::reduce(V::wide_add(sum, acc.mul_wide(t.step)));
+        acc = V::reduce(V::wide_add(sum, acc.mul_wide(t.step())));
     }
-    super::scalar_last(acc.sum_lanes(), x, last)
+    acc
 }
 
 /// The sum of the products of a whole group of N vector blocks (`bytes`) with the powers
 /// P_(N-1) .. P_0: a loop of constant length, which the compiler unrolls, over two sums in
 /// registers (a multiply-add chain per sum and column).
 #[inline(always)]
-fn exact_group_sum<F: PrimeField, V: Lanes<F>, const N: usize>(
-    p: &[V; G],
+fn exact_group_sum<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>, const N: usize>(
+    t: &P,
     bytes: &[u8],
 ) -> V::Wide {
     let vb = V::W * F::BLOCK;
     let (mut even, mut odd) = (V::Wide::default(), V::Wide::default());
     for k in (0..N).step_by(2) {
         let m = V::load(&bytes[k * vb..(k + 1) * vb], true);
-        even = m.mul_acc(p[N - 1 - k], even);
+        even = m.mul_acc(t.power(N - 1 - k), even);
         let m = V::load(&bytes[(k + 1) * vb..(k + 2) * vb], true);
-        odd = m.mul_acc(p[N - 2 - k], odd);
+        odd = m.mul_acc(t.power(N - 2 - k), odd);
     }
     V::wide_add(even, odd)
 }
@@ -388,49 +458,43 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
     const GROUP: usize = exact_group(V::WIDE_SUM_LIMIT, usize::MAX);
     const GROUP_BYTES: usize = Self::GROUP * V::W * F::BLOCK;
 
-    /// The table for whole groups, the first time (streaming updates then pay nothing).
+    /// The key's cached table, when it has one for these lanes (read where it lies).
+    #[inline(always)]
+    fn key_table<const S: usize>(p: &Powers<F, S>) -> Option<KeyTable<'_, F>> {
+        let words = p.lane_table.as_deref().map(|t| &t[..]);
+        KeyTable::new::<V>(words.filter(|_| Self::GROUP == G), G, usize::MAX)
+    }
+
+    /// The table for whole groups when the key caches none, the first time (streaming
+    /// updates then pay nothing).
     #[inline(always)]
     fn ensure_table<const S: usize>(&mut self, p: &Powers<F, S>) {
-        if self.have_table {
-            return;
+        if !self.have_table {
+            let xw = (p.hx().len() >= V::W).then(|| p.hx());
+            self.table.compute(p.x(), xw, usize::MAX);
+            self.have_table = true;
         }
-        let vectors = usize::MAX;
-        let table = p.lane_table.as_deref().map(|t| &t[..]);
-        match table.filter(|w| w.len() == TABLE_VECTORS * V::WORDS && Self::GROUP == G) {
-            Some(words) => self.table.load(words, vectors),
-            None => {
-                let xw = (p.hx().len() >= V::W).then(|| p.hx());
-                self.table.compute(p.x(), xw, vectors);
-            }
-        }
-        self.have_table = true;
     }
 
     #[inline(always)]
     pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
         const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES) };
-        self.ensure_table(p);
+        let key = Self::key_table(p);
+        if key.is_none() {
+            self.ensure_table(p);
+        }
         let (acc, started, t) = (&mut self.acc, &mut self.started, &self.table);
         let end = end_of(data);
-        self.held.feed(
+        self.held.feed_runs(
             Self::GROUP_BYTES,
             data,
             #[inline(always)]
-            |group| {
-                prefetch_ahead(group, end);
-                let (w, b) = (V::W, F::BLOCK);
-                // (Independent products, unlike `poly_exact`'s groups: multiply-add chains
-                // measured slower here, 0.079 -> 0.085 TSC cycles/byte at 1 MiB.)
-                let mut sum = if *started {
-                    acc.mul_wide(t.step)
-                } else {
-                    V::Wide::default()
+            |groups| {
+                // `acc` is zero before the first group: its product adds nothing.
+                *acc = match &key {
+                    Some(k) => exact_groups::<F, V, _>(*acc, k, groups, end),
+                    None => exact_groups::<F, V, _>(*acc, t, groups, end),
                 };
-                for k in 0..Self::GROUP {
-                    let m = V::load(&group[k * w * b..(k + 1) * w * b], true);
-                    sum = V::wide_add(sum, m.mul_wide(t.p[Self::GROUP - 1 - k]));
-                }
-                *acc = V::reduce(sum);
                 *started = true;
             },
         );
@@ -439,12 +503,21 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
     /// x * Poly(x; pad1(M)) (the state is used up).
     #[inline(always)]
     pub fn finish<const S: usize>(&mut self, p: &Powers<F, S>) -> F {
-        self.ensure_table(p);
+        match Self::key_table(p) {
+            Some(k) => self.finish_with(&k, p.x()),
+            None => {
+                self.ensure_table(p);
+                self.finish_with(&self.table, p.x())
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn finish_with<P: GroupPowers<V>>(&self, t: &P, x: F) -> F {
         let (w, b) = (V::W, F::BLOCK);
         let rest = self.held.held();
         let full = rest.len() / b;
         let (body, last) = rest.split_at(full * b);
-        let t = &self.table;
         let mut sum = V::Wide::default();
         if self.started {
             sum = if full == 0 {
@@ -453,7 +526,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
                 // x^full is lane W (k + 1) - full of P_k, k = (full - 1) / W.
                 let k = (full - 1) / w;
                 let mut lanes = [F::ZERO; 16];
-                t.p[k].store(&mut lanes[..w]);
+                t.power(k).store(&mut lanes[..w]);
                 let xm = lanes[w * (k + 1) - full];
                 for l in &mut lanes[..w] {
                     l.zeroize();
@@ -469,12 +542,12 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             let mut u = 0;
             if h > 0 {
                 let head = head_vector::<F, V>(body, h);
-                sum = V::wide_add(sum, head.mul_wide(t.p[vectors - 1]));
+                sum = V::wide_add(sum, head.mul_wide(t.power(vectors - 1)));
                 u = 1;
             }
             for chunk in whole.chunks_exact(w * b) {
                 let m = V::load(chunk, true);
-                sum = V::wide_add(sum, m.mul_wide(t.p[vectors - 1 - u]));
+                sum = V::wide_add(sum, m.mul_wide(t.power(vectors - 1 - u)));
                 u += 1;
             }
         }
@@ -483,7 +556,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         } else {
             F::ZERO
         };
-        super::scalar_last(value, p.x(), last)
+        super::scalar_last(value, x, last)
     }
 
     /// The value v of a whole message, the state on the caller's stack (its accumulator
