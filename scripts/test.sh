@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it: formatting, lints, rustdoc,
 # the Python reference against every vector, every Rust test (with the C library's known-answer
-# program, compiled and run by crates/brwhash-ffi/tests/c.rs), and the Python package
+# program, compiled and run by crates/brwhash-ffi/tests/c.rs), a check of the release build's
+# machine code (scripts/check-codegen.sh), and the Python package
 # (pip install bindings/python into a virtualenv, then pytest), then a short fuzzing run of
 # every fuzz target (scripts/fuzz.sh installs nightly Rust and cargo-fuzz if missing).
 set -euo pipefail
@@ -22,6 +23,8 @@ echo "== rustdoc (warnings are errors; every example runs in cargo test)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --lib --no-deps --locked
 echo "== cargo test (Rust; the C library against the vectors)"
 cargo test --workspace --locked
+echo "== codegen: no SIMD intrinsic compiled as a function call"
+bash scripts/check-codegen.sh
 echo "== Python package"
 # The CLI agreement tests use the binary cargo test just built.
 BRWHASH_CLI="${CARGO_TARGET_DIR:-$PWD/target}/debug/brwhash" bash bindings/python/test.sh

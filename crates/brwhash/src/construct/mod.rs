@@ -349,7 +349,13 @@ impl<const N: usize> Held<N> {
             chunk,
             data,
             #[inline(always)]
-            |run| run.chunks_exact(chunk).for_each(&mut f),
+            |run| {
+                // A `for` loop: `for_each` compiles to a call of `fold`, outside the
+                // caller's target features (then every intrinsic in `f` is a call).
+                for c in run.chunks_exact(chunk) {
+                    f(c)
+                }
+            },
         )
     }
 

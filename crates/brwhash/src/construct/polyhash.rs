@@ -208,13 +208,17 @@ impl<V: Field> GroupPowers<V> for ExactPowers<V> {
 
 /// A key's [`exact_table`] for groups of `g` vector blocks: 4 or G (whose steps it holds),
 /// or fewer for a message of one group (which takes no step).
-struct KeyTable<'a, F> {
+/// `OPAQUE`: each power loaded where it is used, never hoisted out of the group loop (for
+/// the streaming state, whose updates would each load and spill the whole table: TSC
+/// cycles/byte at 1 MiB in 1 KiB / 4 KiB pieces, 0.110 / 0.072 -> 0.075 / 0.065; whole
+/// messages load it once, and run 3% faster at 64 KiB with the hoisted loads).
+struct KeyTable<'a, F, const OPAQUE: bool> {
     words: &'a [u64],
     g: usize,
     _field: PhantomData<F>,
 }
 
-impl<'a, F: PrimeField> KeyTable<'a, F> {
+impl<'a, F: PrimeField, const OPAQUE: bool> KeyTable<'a, F, OPAQUE> {
     /// `words` from a key, when they are a table for the lanes `V` and groups of `g` can
     /// take them.
     #[inline(always)]
@@ -231,14 +235,19 @@ impl<'a, F: PrimeField> KeyTable<'a, F> {
     }
 }
 
-impl<F: PrimeField, V: Lanes<F>> GroupPowers<V> for KeyTable<'_, F> {
+impl<F: PrimeField, V: Lanes<F>, const OPAQUE: bool> GroupPowers<V> for KeyTable<'_, F, OPAQUE> {
     #[inline(always)]
     fn g(&self) -> usize {
         self.g
     }
     #[inline(always)]
     fn power(&self, k: usize) -> V {
-        V::from_words(&self.words[k * V::WORDS..(k + 1) * V::WORDS])
+        let words = if OPAQUE {
+            core::hint::black_box(self.words)
+        } else {
+            self.words
+        };
+        V::from_words(&words[k * V::WORDS..(k + 1) * V::WORDS])
     }
     #[inline(always)]
     fn step(&self) -> V {
@@ -326,7 +335,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     }
     let vectors = full.div_ceil(w);
     let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
-    match KeyTable::new::<V>(table, g, vectors) {
+    match KeyTable::<F, false>::new::<V>(table, g, vectors) {
         Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
         None => {
             let mut t = ExactPowers::<V>::default();
@@ -460,7 +469,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
 
     /// The key's cached table, when it has one for these lanes (read where it lies).
     #[inline(always)]
-    fn key_table<const S: usize>(p: &Powers<F, S>) -> Option<KeyTable<'_, F>> {
+    fn key_table<const S: usize>(p: &Powers<F, S>) -> Option<KeyTable<'_, F, true>> {
         let words = p.lane_table.as_deref().map(|t| &t[..]);
         KeyTable::new::<V>(words.filter(|_| Self::GROUP == G), G, usize::MAX)
     }
