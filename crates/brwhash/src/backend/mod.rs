@@ -650,6 +650,23 @@ impl<F: SimdPrime> SimdState<F> {
     }
 
     /// Whether `alg` has a SIMD state on `backend` ([`new`](Self::new) gives one).
+    /// Bytes a stream holds before it builds its SIMD state: a message up to this length is
+    /// finished by the whole-message code, whose set-up costs less than a streaming state's
+    /// plus the copy. Measured with `brwhash bench --mode stream` (4 KiB updates, TSC
+    /// cycles/byte, IFMA, holding 8 KiB vs nothing):
+    /// - Poly1305 (`PolyStream`, an ordinary allocation that reads the key's table):
+    ///   1 KiB 0.31 vs 0.36-0.41, 2 KiB 0.20 vs 0.21-0.23, 4 KiB 0.144 vs 0.13-0.15, 8 KiB
+    ///   0.118 vs 0.098-0.105, 16 KiB 0.100 vs 0.080-0.083, 64 KiB 0.072 vs 0.066: 2 KiB.
+    /// - 4-decBRWHash1305 (a 64-byte-aligned box: glibc's slow `memalign`): 1 KiB 0.47 vs
+    ///   0.74, 2 KiB 0.27 vs 0.39, 4 KiB 0.18 vs 0.22, 8 KiB 0.135 vs 0.142, 16 KiB 0.12 vs
+    ///   0.105, 64 KiB 0.079 vs 0.075: 8 KiB.
+    pub fn hold_bytes(alg: Algorithm, backend: Backend) -> usize {
+        match Plan::of(alg, backend) {
+            Some(Plan::Poly(_)) => 2048,
+            _ => 8192,
+        }
+    }
+
     pub fn has_plan(alg: Algorithm, backend: Backend) -> bool {
         Plan::of(alg, backend).is_some()
     }

@@ -512,9 +512,10 @@ enum Kind<F: SimdPrime> {
     Dec(DecBrw<F>),
     /// A SIMD backend's code for the whole function (each state boxed: its buffers are large).
     Simd(SimdState<F>),
-    /// A SIMD backend's code waiting for the message to pass its crossover length and
-    /// [`HOLD_BYTES`]: until then the message is held and finished as a whole message (its
-    /// state, a few KiB, is built only then: short streamed messages never pay for it).
+    /// A SIMD backend's code waiting for the message to pass its crossover length and its
+    /// hold length (`SimdState::hold_bytes`): until then the message is held and finished as
+    /// a whole message (its state is built only then: short streamed messages never pay
+    /// for it).
     Deferred(Deferred),
     /// The scalar backend's schedule of the whole function (boxed: its chunk buffer is
     /// large; one-shot messages take `scalar::one_shot` without it).
@@ -529,17 +530,9 @@ struct Deferred {
     /// The message so far (at most `limit` bytes), grown by `extend_wiping` and wiped with the
     /// state.
     head: Vec<u8>,
-    /// The larger of the SIMD crossover and `HOLD_BYTES`.
+    /// The larger of the SIMD crossover and the plan's `SimdState::hold_bytes`.
     limit: usize,
 }
-
-/// Bytes a stream holds before it builds its SIMD state: a message up to this length is
-/// finished by the whole-message code, whose set-up costs less than a streaming state's
-/// (a 64-byte-aligned box: glibc's slow `memalign`) plus the copy. Measured (timing example,
-/// streamed in 4 KiB updates, TSC cycles/byte, Poly1305 on IFMA, holding 0 / 4 / 8 KiB):
-/// 1 KiB 0.96 / 0.41 / 0.42, 4 KiB 0.31 / 0.20 / 0.20, 8 KiB 0.19 / 0.20 / 0.16, 16 KiB
-/// 0.14 / 0.135 / 0.15, 64 KiB 0.094 / 0.093 / 0.094.
-pub(crate) const HOLD_BYTES: usize = 8192;
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
 /// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
@@ -573,7 +566,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
                     alg,
                     backend,
                     head: Vec::new(),
-                    limit: crossover.max(HOLD_BYTES),
+                    limit: crossover.max(SimdState::<F>::hold_bytes(alg, backend)),
                 }));
             }
             if let Some(state) = SimdState::new(alg, backend, length) {

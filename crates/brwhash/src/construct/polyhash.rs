@@ -431,6 +431,9 @@ fn exact_group_sum<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>, const N: usize
 /// Largest group of [`PolyStream`]: 8 vector blocks of 8 lanes of 16-byte blocks.
 const MAX_GROUP_BYTES: usize = G * 8 * 16;
 
+/// Most words of a lane vector ([`Lanes::WORDS`]): 5 limbs of 8 lanes.
+const MAX_WORDS: usize = 40;
+
 /// polyHash / Poly1305 streamed in W lanes with exact powers: [`poly_exact`]'s groups taken
 /// from the start of the message. Each whole group of g vector blocks is
 /// `acc = acc x^(W g) + sum_t V_t P_(g-1-t)`, so that the lanes of `acc` add up to
@@ -438,14 +441,19 @@ const MAX_GROUP_BYTES: usize = G * 8 * 16;
 /// whole to take P_(g-1) .. P_0). At the end, the m full blocks held take their own powers
 /// as in `poly_exact` and `acc` is multiplied by x^m; a short last block takes the scalar
 /// step. The power table comes from the key when it caches one.
+///
+/// No field needs vector alignment (`acc` is kept as words, the table is boxed), so the
+/// state's own box is an ordinary allocation: a 64-byte-aligned one goes through glibc's
+/// slow `memalign` on every message.
 #[derive(Clone)]
 pub(crate) struct PolyStream<F: PrimeField, V: Lanes<F>> {
     held: Held<MAX_GROUP_BYTES>,
-    acc: V,
+    /// The running value, `V`'s words ([`Lanes::to_words`]).
+    acc: [u64; MAX_WORDS],
     /// Whether a group has been absorbed (`acc` is meaningful).
     started: bool,
-    table: ExactPowers<V>,
-    have_table: bool,
+    /// The power table, computed the first time, when the key caches none.
+    table: Option<Box<ExactPowers<V>>>,
     _field: PhantomData<F>,
 }
 
@@ -453,10 +461,9 @@ impl<F: PrimeField, V: Lanes<F>> Default for PolyStream<F, V> {
     fn default() -> Self {
         PolyStream {
             held: Held::default(),
-            acc: V::ZERO,
+            acc: [0; MAX_WORDS],
             started: false,
-            table: ExactPowers::default(),
-            have_table: false,
+            table: None,
             _field: PhantomData,
         }
     }
@@ -474,39 +481,61 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         KeyTable::new::<V>(words.filter(|_| Self::GROUP == G), G, usize::MAX)
     }
 
-    /// The table for whole groups when the key caches none, the first time (streaming
-    /// updates then pay nothing).
+    /// The table for whole groups when the key caches none: computed the first time, then
+    /// kept (put it back after use).
     #[inline(always)]
-    fn ensure_table<const S: usize>(&mut self, p: &Powers<F, S>) {
-        if !self.have_table {
-            let xw = (p.hx().len() >= V::W).then(|| p.hx());
-            self.table.compute(p.x(), xw, usize::MAX);
-            self.have_table = true;
+    fn take_table<const S: usize>(&mut self, p: &Powers<F, S>) -> Box<ExactPowers<V>> {
+        // (A `match`, not `unwrap_or_else`: a closure the compiler may leave uninlined, and
+        // so without the entry point's target features.)
+        match self.table.take() {
+            Some(t) => t,
+            None => {
+                let mut t = Box::<ExactPowers<V>>::default();
+                let xw = if p.hx().len() >= V::W {
+                    Some(p.hx())
+                } else {
+                    None
+                };
+                t.compute(p.x(), xw, usize::MAX);
+                t
+            }
         }
     }
 
     #[inline(always)]
+    fn acc(&self) -> V {
+        V::from_words(&self.acc[..V::WORDS])
+    }
+
+    #[inline(always)]
     pub fn update<const S: usize>(&mut self, p: &Powers<F, S>, data: &[u8]) {
-        const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES) };
-        let key = Self::key_table(p);
-        if key.is_none() {
-            self.ensure_table(p);
+        const { assert!(Self::GROUP_BYTES <= MAX_GROUP_BYTES && V::WORDS <= MAX_WORDS) };
+        match Self::key_table(p) {
+            Some(k) => self.absorb(&k, data),
+            None => {
+                let t = self.take_table(p);
+                self.absorb(&*t, data);
+                self.table = Some(t);
+            }
         }
-        let (acc, started, t) = (&mut self.acc, &mut self.started, &self.table);
+    }
+
+    #[inline(always)]
+    fn absorb<P: GroupPowers<V>>(&mut self, t: &P, data: &[u8]) {
         let end = end_of(data);
+        let mut acc = self.acc();
+        let started = &mut self.started;
         self.held.feed_runs(
             Self::GROUP_BYTES,
             data,
             #[inline(always)]
             |groups| {
                 // `acc` is zero before the first group: its product adds nothing.
-                *acc = match &key {
-                    Some(k) => exact_groups::<F, V, _>(*acc, k, groups, end),
-                    None => exact_groups::<F, V, _>(*acc, t, groups, end),
-                };
+                acc = exact_groups::<F, V, P>(acc, t, groups, end);
                 *started = true;
             },
         );
+        acc.to_words(&mut self.acc[..V::WORDS]);
     }
 
     /// x * Poly(x; pad1(M)) (the state is used up).
@@ -515,8 +544,10 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         match Self::key_table(p) {
             Some(k) => self.finish_with(&k, p.x()),
             None => {
-                self.ensure_table(p);
-                self.finish_with(&self.table, p.x())
+                let t = self.take_table(p);
+                let v = self.finish_with(&*t, p.x());
+                self.table = Some(t);
+                v
             }
         }
     }
@@ -530,7 +561,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         let mut sum = V::Wide::default();
         if self.started {
             sum = if full == 0 {
-                self.acc.widen()
+                self.acc().widen()
             } else {
                 // x^full is lane W (k + 1) - full of P_k, k = (full - 1) / W.
                 let k = (full - 1) / w;
@@ -540,7 +571,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
                 for l in &mut lanes[..w] {
                     l.zeroize();
                 }
-                self.acc.mul_wide(V::splat(xm))
+                self.acc().mul_wide(V::splat(xm))
             };
         }
         if full > 0 {
@@ -568,35 +599,34 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         super::scalar_last(value, x, last)
     }
 
-    /// The value v of a whole message, the state on the caller's stack (its accumulator
-    /// wiped after; the power table wipes itself on drop).
+    /// The value v of a whole message, the state on the caller's stack (wiped after).
     #[inline(always)]
     pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
         let mut s = Self::default();
         s.update(p, msg);
         let v = s.finish(p);
-        s.acc.zeroize();
+        s.zeroize();
         v
     }
 }
 
 #[cfg(test)]
 impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
-    /// Whether the state is as wiped, but for the vectors (only entry points read them).
+    /// Whether the state is as wiped.
     pub fn is_wiped(&self) -> bool {
-        self.held.is_wiped() && !self.started && !self.have_table && self.table.g == 0
+        self.held.is_wiped() && !self.started && self.table.is_none() && self.acc == [0; MAX_WORDS]
     }
 }
 
 /// Wipes the accumulator, the power table and the bytes held: the state of
-/// `PolyStream::default()`. (Only inside the backend's entry points: it holds vectors.)
+/// `PolyStream::default()`. (Only inside the backend's entry points: the table holds vectors.)
 impl<F: PrimeField, V: Lanes<F>> Zeroize for PolyStream<F, V> {
     #[inline(always)]
     fn zeroize(&mut self) {
         self.held.zeroize();
         self.acc.zeroize();
         self.started = false;
-        self.table.zeroize();
-        self.have_table = false;
+        // The table wipes itself on drop (`ExactPowers`' `Drop`).
+        self.table = None;
     }
 }
