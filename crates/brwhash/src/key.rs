@@ -426,19 +426,21 @@ impl core::fmt::Debug for Key {
 // call, so a hasher can own its key (`Hasher::with_shared_key`).
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
+/// The binary-field states are boxed (with their buffers they are 0.7-1.4 KiB): a `Hasher`
+/// stays small, and moving it copies a few words.
 enum State {
     P1271(PrimeHasher<Fp1271>),
     P1305(PrimeHasher<Fp1305>),
-    G128(BinHasher<Gf128>),
+    G128(Box<BinHasher<Gf128>>),
     #[cfg(target_arch = "x86_64")]
-    G128c(BinHasher<clmul128::Gf128c>),
+    G128c(Box<BinHasher<clmul128::Gf128c>>),
     #[cfg(target_arch = "x86_64")]
-    G256c(BinHasher<clmul256::Gf256c>),
+    G256c(Box<BinHasher<clmul256::Gf256c>>),
     #[cfg(target_arch = "x86_64")]
     G128w(Box<vclmul128::State>),
     #[cfg(target_arch = "x86_64")]
     G256w(Box<vclmul256::State>),
-    G256(BinHasher<Gf256>),
+    G256(Box<BinHasher<Gf256>>),
 }
 
 /// Where a hasher's key (and, in MAC mode, the key half s) lives: borrowed, or shared with
@@ -529,7 +531,7 @@ impl<'k> Hasher<'k> {
         match &key.material {
             Material::P1271(_) => State::P1271(PrimeHasher::new(alg, backend, length)),
             Material::P1305(_) => State::P1305(PrimeHasher::new(alg, backend, length)),
-            Material::G128(_) => State::G128(BinHasher::default()),
+            Material::G128(_) => State::G128(Box::default()),
             // VPCLMULQDQ pays off from one group of four super-blocks; a one-shot message
             // below that takes the PCLMULQDQ state.
             #[cfg(target_arch = "x86_64")]
@@ -539,7 +541,7 @@ impl<'k> Hasher<'k> {
                 State::G128w(Box::default())
             }
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(_) => State::G128c(BinHasher::default()),
+            Material::G128c(_) => State::G128c(Box::default()),
             #[cfg(target_arch = "x86_64")]
             Material::G256c(_)
                 if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 992) =>
@@ -547,8 +549,8 @@ impl<'k> Hasher<'k> {
                 State::G256w(Box::default())
             }
             #[cfg(target_arch = "x86_64")]
-            Material::G256c(_) => State::G256c(BinHasher::default()),
-            Material::G256(_) => State::G256(BinHasher::default()),
+            Material::G256c(_) => State::G256c(Box::default()),
+            Material::G256(_) => State::G256(Box::default()),
         }
     }
 
@@ -801,9 +803,9 @@ impl<'k> Hasher<'k> {
                 h.finish_hash2l(p)
             }),
             #[cfg(target_arch = "x86_64")]
-            (Material::G128c(p), State::G128c(h)) => binary_digest(clmul128::finish(h, p, vector)),
+            (Material::G128c(p), State::G128c(h)) => binary_digest(clmul128::finish(*h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            (Material::G256c(p), State::G256c(h)) => binary_digest(clmul256::finish(h, p, vector)),
+            (Material::G256c(p), State::G256c(h)) => binary_digest(clmul256::finish(*h, p, vector)),
             #[cfg(target_arch = "x86_64")]
             (Material::G128c(p), State::G128w(h)) => {
                 binary_digest(vclmul128::finish(*h, p, vector))

@@ -505,10 +505,12 @@ pub(crate) fn dec_stream_values_portable<F: crate::field::PrimeField>(
 #[derive(Clone)]
 enum Kind<F: SimdPrime> {
     Poly(PolyHash<F>),
-    Brw(Brw<F, CHUNK>),
-    TBrw(TBrw<F>),
-    TwoL(TwoL<F>),
-    DHash(DHash<F>),
+    // Boxed: their stacks and buffers are about a KiB, and an unboxed one made every
+    // `Hasher` that size (copied whenever it moves, whatever its algorithm).
+    Brw(Box<Brw<F, CHUNK>>),
+    TBrw(Box<TBrw<F>>),
+    TwoL(Box<TwoL<F>>),
+    DHash(Box<DHash<F>>),
     Dec(DecBrw<F>),
     /// A SIMD backend's code for the whole function (each state boxed: its buffers are large).
     Simd(SimdState<F>),
@@ -593,16 +595,16 @@ impl<F: SimdPrime> PrimeHasher<F> {
         Self::with(Kind::Poly(PolyHash::default()))
     }
     fn brw() -> Self {
-        Self::with(Kind::Brw(Brw::default()))
+        Self::with(Kind::Brw(Box::default()))
     }
     fn t_brw(t: u8) -> Self {
-        Self::with(Kind::TBrw(TBrw::new(t)))
+        Self::with(Kind::TBrw(Box::new(TBrw::new(t))))
     }
     fn two_level(d: u8) -> Self {
-        Self::with(Kind::TwoL(TwoL::new(d)))
+        Self::with(Kind::TwoL(Box::new(TwoL::new(d))))
     }
     fn d_hash(d: u8) -> Self {
-        Self::with(Kind::DHash(DHash::new(d)))
+        Self::with(Kind::DHash(Box::new(DHash::new(d))))
     }
     fn dec_brw(c: u8) -> Self {
         Self::with(Kind::Dec(DecBrw::new(c)))
