@@ -795,8 +795,10 @@ impl<'k> Hasher<'k> {
             return key.hash(msg);
         }
         match (&key.material, state) {
-            (Material::P1271(p), State::P1271(h)) => prime_digest(h.finish(p), None),
-            (Material::P1305(p), State::P1305(h)) => prime_digest(h.finish(p), key.poly1305_s()),
+            (Material::P1271(p), State::P1271(mut h)) => prime_digest(h.finish(p), None),
+            (Material::P1305(p), State::P1305(mut h)) => {
+                prime_digest(h.finish(p), key.poly1305_s())
+            }
             (Material::G128(p), State::G128(mut h)) => binary_digest(if vector {
                 h.finish_vector(p)
             } else {

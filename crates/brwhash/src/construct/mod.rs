@@ -675,10 +675,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
         }
     }
 
-    /// The value v of SPEC.md section 5 (before `out()`). The state is used up in place and
-    /// wiped when it drops here.
-    pub fn finish(mut self, p: &Powers<F>) -> F {
-        let PrimeHasher { blocks, kind, n } = &mut self;
+    /// The value v of SPEC.md section 5 (before `out()`). The state is used up in place
+    /// (not moved: a move is a copy) and wiped when the caller drops it.
+    pub fn finish(&mut self, p: &Powers<F>) -> F {
+        let PrimeHasher { blocks, kind, n } = self;
         let n = *n;
         if !blocks.tail().is_empty() {
             kind.absorb(p, blocks.tail());
