@@ -32,6 +32,7 @@ fn hashes(c: &mut Criterion) {
         peers: true,
         settings: brwhash_bench::harness::Settings::quick(),
         default_row: true,
+        piece: suite::DEFAULT_PIECE,
     };
     let prepared = match suite::prepare(&plan) {
         Ok(p) => p,

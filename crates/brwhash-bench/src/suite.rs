@@ -100,7 +100,13 @@ pub struct Plan {
     /// Whether to add a row for the dispatched default backend (`Key::new`, no backend
     /// forced) of each algorithm, beside the forced ones.
     pub default_row: bool,
+    /// Bytes per `Hasher::update` of the stream rows ([`DEFAULT_PIECE`]).
+    pub piece: usize,
 }
+
+/// Bytes per `Hasher::update` of the stream rows unless a plan says otherwise: a common
+/// read-buffer size, small enough that every update is cut into chunks mid-stream.
+pub const DEFAULT_PIECE: usize = 4096;
 
 impl Plan {
     /// The default run: [`DEFAULT_ALGORITHMS`] x [`DEFAULT_LENGTHS`], every backend, both
@@ -117,6 +123,7 @@ impl Plan {
             peers: true,
             settings: Settings::full(),
             default_row: false,
+            piece: DEFAULT_PIECE,
         }
     }
 }
@@ -266,7 +273,17 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
             }
         }
     }
+    if plan.piece == 0 {
+        return Err("the stream rows' piece size must be at least 1 byte".into());
+    }
     let mut notes = Vec::new();
+    if plan.modes.contains(&Mode::Stream) {
+        notes.push(format!(
+            "stream rows: Key::new once, then Hasher::new, Hasher::update in pieces of {} bytes \
+             and Hasher::into_digest per message",
+            plan.piece
+        ));
+    }
     let mut rows = Vec::new();
     let mut routines: Vec<Routine<'static>> = Vec::new();
     let mut check_lens: Vec<usize> = vec![0, 1, 15, 16, 17, 100, 1000];
@@ -333,9 +350,10 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                     }
                     Mode::Stream => {
                         let k = keyed(&key).map_err(|e| format!("{alg} on {b}: {e}"))?;
-                        let stream = |k: &Key, m: &[u8]| {
+                        let size = plan.piece;
+                        let stream = move |k: &Key, m: &[u8]| {
                             let mut h = brwhash::Hasher::new(k);
-                            for piece in m.chunks(4096) {
+                            for piece in m.chunks(size) {
                                 // A message of a benchmark is far below the length limit.
                                 let _ = h.update(piece);
                             }
@@ -513,6 +531,7 @@ mod tests {
             peers: true,
             settings: Settings::quick(),
             default_row: false,
+            piece: DEFAULT_PIECE,
         }
     }
 

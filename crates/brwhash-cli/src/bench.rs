@@ -66,6 +66,15 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
         }
     }
     lengths.sort_unstable();
+    let piece = parse_length(args.piece.trim())
+        .filter(|&n| (1..=suite::MAX_LENGTH).contains(&n))
+        .ok_or_else(|| {
+            format!(
+                "--piece: {:?} is not a length in 1..={} bytes",
+                args.piece,
+                suite::MAX_LENGTH
+            )
+        })?;
     let mut default_row = false;
     let backends = if args.backends.trim().eq_ignore_ascii_case("all") {
         None
@@ -102,6 +111,7 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
             Settings::full()
         },
         default_row,
+        piece,
     })
 }
 

@@ -216,6 +216,11 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = BenchMode::All)]
     pub mode: BenchMode,
 
+    /// Bytes per Hasher::update in the stream rows (a K or M suffix multiplies by 1024 or
+    /// 1024^2)
+    #[arg(long, value_name = "BYTES", default_value = "4096")]
+    pub piece: String,
+
     /// Leave out the peers (OpenSSL, intel-ipsec-mb, RustCrypto)
     #[arg(long)]
     pub no_peers: bool,
@@ -245,7 +250,7 @@ pub enum BenchMode {
     OneShot,
     /// Key::new once, key.hash(msg) per message
     Key,
-    /// Key::new once, the message through Hasher::update in 4 KiB pieces
+    /// Key::new once, the message through Hasher::update in pieces (--piece, 4 KiB)
     Stream,
     /// one-shot and key
     Both,

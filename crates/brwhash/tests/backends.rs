@@ -159,6 +159,23 @@ fn long_decbrw_messages() {
             }
             assert_eq!(h.finalize(), want, "{b} {alg} streamed in pieces of {size}");
         }
+        // Pieces of random sizes: updates that start and end anywhere in a period, with
+        // bytes held or not (a stream holds up to 16 chunks between updates).
+        let part = &msg[..300_000];
+        let want = Key::with_backend(alg, &key, Backend::Scalar)
+            .unwrap()
+            .hash(part);
+        for round in 0..4 {
+            let mut h = Hasher::new(&fast);
+            let mut at = 0;
+            while at < part.len() {
+                let size = (rng.next() % [300, 5000, 9000, 20_000][round]) as usize;
+                let end = (at + size).min(part.len());
+                h.update(&part[at..end]).unwrap();
+                at = end;
+            }
+            assert_eq!(h.finalize(), want, "{b} {alg} streamed in random pieces");
+        }
         println!("{b} {alg}: long message checked");
     }
 }

@@ -19,8 +19,11 @@ use crate::construct::Powers;
 use crate::field::PrimeField;
 use crate::{Algorithm, Error};
 
+mod aligned;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+pub(crate) use aligned::AlignedBox;
 
 /// The environment variable that forces a backend for every key made without an explicit one.
 ///
@@ -429,9 +432,10 @@ macro_rules! simd_states {
         pub(crate) enum SimdState<F: SimdPrime> {
             $(
                 // Each state boxed on its own: a stream zeroes and moves only its own state,
-                // not the largest one (the enum was 4.3 KiB).
+                // not the largest one (the enum was 4.3 KiB). An `AlignedBox`: the vectors
+                // are 32- or 64-byte aligned, which `Box` gets from glibc's slow path.
                 #[cfg(target_arch = "x86_64")]
-                $variant(Box<crate::construct::$state<F, F::$lanes>>),
+                $variant(AlignedBox<crate::construct::$state<F, F::$lanes>>),
             )*
             #[doc(hidden)]
             _Unused(core::marker::PhantomData<F>, core::convert::Infallible),
@@ -445,7 +449,7 @@ macro_rules! simd_states {
                 match Plan::of(alg, backend)?.for_length(alg, length) {
                     $(
                         #[cfg(target_arch = "x86_64")]
-                        $plan => Some(SimdState::$variant(Box::default())),
+                        $plan => Some(SimdState::$variant(AlignedBox::default())),
                     )*
                     #[allow(unreachable_patterns)]
                     _ => None,
@@ -486,7 +490,7 @@ macro_rules! simd_states {
             }
 
             /// [`finish`](Self::finish) of a copy, the state left as it was: the copy lives on
-            /// the stack (cloning the box would be an aligned heap allocation, slow in glibc).
+            /// the stack (no allocation).
             pub fn finish_copy(&self, p: &Powers<F>) -> F {
                 match self {
                     $(
@@ -649,24 +653,33 @@ impl<F: SimdPrime> SimdState<F> {
         (!words.is_empty()).then_some(words)
     }
 
-    /// Whether `alg` has a SIMD state on `backend` ([`new`](Self::new) gives one).
     /// Bytes a stream holds before it builds its SIMD state: a message up to this length is
     /// finished by the whole-message code, whose set-up costs less than a streaming state's
     /// plus the copy. Measured with `brwhash bench --mode stream` (4 KiB updates, TSC
-    /// cycles/byte, IFMA, holding 8 KiB vs nothing):
-    /// - Poly1305 (`PolyStream`, an ordinary allocation that reads the key's table):
-    ///   1 KiB 0.31 vs 0.36-0.41, 2 KiB 0.20 vs 0.21-0.23, 4 KiB 0.144 vs 0.13-0.15, 8 KiB
-    ///   0.118 vs 0.098-0.105, 16 KiB 0.100 vs 0.080-0.083, 64 KiB 0.072 vs 0.066: 2 KiB.
-    /// - 4-decBRWHash1305 (a 64-byte-aligned box: glibc's slow `memalign`): 1 KiB 0.47 vs
-    ///   0.74, 2 KiB 0.27 vs 0.39, 4 KiB 0.18 vs 0.22, 8 KiB 0.135 vs 0.142, 16 KiB 0.12 vs
-    ///   0.105, 64 KiB 0.079 vs 0.075: 8 KiB.
+    /// cycles/byte, IFMA):
+    /// - Poly1305 (`PolyStream`, holding 8 KiB vs nothing): 1 KiB 0.31 vs 0.36-0.41, 2 KiB
+    ///   0.20 vs 0.21-0.23, 4 KiB 0.144 vs 0.13-0.15, 8 KiB 0.118 vs 0.098-0.105, 16 KiB
+    ///   0.100 vs 0.080-0.083, 64 KiB 0.072 vs 0.066: 2 KiB.
+    /// - 4-decBRWHash1305 (`DecPeriods`, holding 8 KiB / 4 KiB / 2 KiB / nothing beyond the
+    ///   crossover; measured when the state, 7.7 KiB then, cost a copy to build): 1 KiB 0.51
+    ///   / 0.51-0.53 / 0.51-0.52 / 0.62-0.69, 4 KiB 0.197-0.201 / 0.197-0.199 / 0.197-0.202 /
+    ///   0.195-0.214, 8 KiB 0.145-0.148 / 0.154 / 0.132-0.134 / 0.132-0.143, 16 KiB
+    ///   0.119-0.120 / 0.113 / 0.101-0.103 / 0.100-0.106, 64 KiB 0.083 / 0.081 / 0.078-0.079 /
+    ///   0.077-0.079: 2 KiB, and for 8-decBRWHash (the same ordering). The smaller state
+    ///   (2.2 KiB: `Tail`) then made 4 KiB 0.171-0.174 and 8 KiB 0.124-0.127 (holding 8 KiB
+    ///   as before `AlignedBox`: 0.183, 0.140).
+    /// - 4-decBRWHash1271 (`DecPeriods` on 15-byte blocks, whose 4 KiB updates never end on
+    ///   a period: each update costs more), holding 8 KiB vs 2 KiB: 4 KiB 0.178 vs 0.206,
+    ///   8 KiB 0.143 vs 0.158-0.161: 8 KiB.
     pub fn hold_bytes(alg: Algorithm, backend: Backend) -> usize {
+        let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match Plan::of(alg, backend) {
-            Some(Plan::Poly(_)) => 2048,
-            _ => 8192,
+            Some(Plan::DecPeriods(_)) if p1271 => 8192,
+            _ => 2048,
         }
     }
 
+    /// Whether `alg` has a SIMD state on `backend` ([`new`](Self::new) gives one).
     pub fn has_plan(alg: Algorithm, backend: Backend) -> bool {
         Plan::of(alg, backend).is_some()
     }

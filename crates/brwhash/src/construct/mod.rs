@@ -322,6 +322,7 @@ pub(crate) struct Held<const N: usize> {
 }
 
 impl<const N: usize> Default for Held<N> {
+    #[inline(always)]
     fn default() -> Self {
         Held {
             buf: [0; N],

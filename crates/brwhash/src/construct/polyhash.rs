@@ -458,6 +458,7 @@ pub(crate) struct PolyStream<F: PrimeField, V: Lanes<F>> {
 }
 
 impl<F: PrimeField, V: Lanes<F>> Default for PolyStream<F, V> {
+    #[inline(always)]
     fn default() -> Self {
         PolyStream {
             held: Held::default(),

@@ -114,6 +114,7 @@ pub struct Brw<F: Field, const C: usize> {
 }
 
 impl<F: Field, const C: usize> Default for Brw<F, C> {
+    #[inline(always)]
     fn default() -> Self {
         const { assert!(C.is_power_of_two() && C >= 4 && C <= 1 << MAX_W) };
         Brw {

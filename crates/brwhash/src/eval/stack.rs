@@ -23,6 +23,7 @@ pub struct Stack<T, const N: usize = 8> {
 }
 
 impl<T, const N: usize> Default for Stack<T, N> {
+    #[inline(always)]
     fn default() -> Self {
         Stack {
             top: ArrayVec::new(),
