@@ -473,7 +473,7 @@ pub(crate) fn wipe_vec(bytes: &mut Vec<u8>) {
 }
 
 /// Test hook: how many times this thread wiped a hasher state (`PrimeHasher`, `BinHasher`,
-/// `BinWide`), to check that dropping one does.
+/// `BinWide`, a Hash2L stream's held head), to check that dropping one does.
 #[cfg(test)]
 pub(crate) mod wipe_log {
     use std::cell::Cell;
