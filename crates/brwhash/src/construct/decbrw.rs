@@ -869,8 +869,9 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
                 return self.held.append(data);
             };
             // The chunk count is a multiple of 2 x MIN_STREAM_HALF_CHUNKS (only such
-            // periods ran), so fewer chunks than that are held: one period takes them all.
-            debug_assert!(k < 2 * s);
+            // periods ran), so fewer bytes than that many chunks were held, and at most that
+            // many chunks are now: one period takes them all.
+            debug_assert!(k <= 2 * s);
             // Chunk i of the period: held, or from `data`.
             let chunk = |i: usize| held_or_data(held, data, i, cb);
             let end = end_of(data);
