@@ -174,15 +174,92 @@ impl<F: Field, const C: usize> Brw<F, C> {
     #[inline(always)]
     pub fn push_chunk<P: SqTable<F> + ?Sized>(&mut self, sq: &P, chunk: &[F; C]) {
         debug_assert_eq!(self.n, 0);
+        // C - 1 = 2^w - 1 blocks: the straight-line evaluator.
+        let tmp = ubrw_full(sq, &chunk[..C - 1]);
+        self.chunk_step(sq, tmp, 0, chunk[C - 1]);
+    }
+
+    /// The unreduced BRW of the first C - 1 blocks of chunk `d`, block j being `m(d, j)`.
+    #[inline(always)]
+    fn head<P: SqTable<F> + ?Sized>(sq: &P, d: usize, m: &impl Fn(usize, usize) -> F) -> F::Wide {
+        let mut ms = [F::ZERO; C];
+        for (j, b) in ms[..C - 1].iter_mut().enumerate() {
+            *b = m(d, j);
+        }
+        ubrw_full(sq, &ms[..C - 1])
+    }
+
+    /// [`push_chunk`](Self::push_chunk) of two chunks from an even chunk count. Block j of
+    /// chunk d is `m(d, j)`, read where it is used (a caller may load it there, so that not
+    /// every block is held in registers at once); `step()` runs once per chunk, as a caller's
+    /// `push_chunk` loop runs it between chunks (lazy key squarings).
+    /// The second chunk's independent products come before the product that joins the two,
+    /// in program order too (the out-of-order window did not reach a chunk ahead on its own),
+    /// and the first chunk's product goes straight into the second's sum, not through the
+    /// stack (a store and a load on the dependency chain).
+    #[inline(always)]
+    pub fn push_chunk_pair<P: SqTable<F> + ?Sized>(
+        &mut self,
+        sq: &P,
+        m: impl Fn(usize, usize) -> F,
+        step: impl Fn(),
+    ) {
+        debug_assert!(self.n == 0 && self.i.is_multiple_of(2));
+        let t0 = Self::head(sq, 0, &m);
+        step();
+        let t1 = Self::head(sq, 1, &m);
+        // The odd chunk closes nothing.
+        let p0 = F::reduce(t0).mul_wide(sq.sq(Self::W).add_block(m(0, C - 1)));
+        self.i += 1;
+        self.chunk_step(sq, F::wide_add(t1, p0), 1, m(1, C - 1));
+        step();
+    }
+
+    /// [`push_chunk_pair`](Self::push_chunk_pair) of four chunks from a chunk count that is
+    /// a multiple of 4: three of the four products stay out of the stack, and each chunk's
+    /// independent products come before the previous chunk's dependent one.
+    #[inline(always)]
+    pub fn push_chunk_quad<P: SqTable<F> + ?Sized>(
+        &mut self,
+        sq: &P,
+        m: impl Fn(usize, usize) -> F,
+        step: impl Fn(),
+    ) {
+        debug_assert!(self.n == 0 && self.i.is_multiple_of(4));
+        let t0 = Self::head(sq, 0, &m);
+        let t1 = Self::head(sq, 1, &m);
+        let p0 = F::reduce(t0).mul_wide(sq.sq(Self::W).add_block(m(0, C - 1)));
+        step();
+        let t2 = Self::head(sq, 2, &m);
+        let s1 = F::wide_add(t1, p0);
+        let p1 = F::reduce(s1).mul_wide(sq.sq(Self::W + 1).add_block(m(1, C - 1)));
+        step();
+        let t3 = Self::head(sq, 3, &m);
+        let p2 = F::reduce(t2).mul_wide(sq.sq(Self::W).add_block(m(2, C - 1)));
+        step();
+        self.i += 3;
+        self.chunk_step(sq, F::wide_add(F::wide_add(t3, p2), p1), 2, m(3, C - 1));
+        step();
+    }
+
+    /// The stack step of the next chunk, `tmp` being the unreduced BRW of its first C - 1
+    /// blocks plus the `added` newest subtrees it closes, and `last` its last block.
+    #[inline(always)]
+    fn chunk_step<P: SqTable<F> + ?Sized>(
+        &mut self,
+        sq: &P,
+        mut tmp: F::Wide,
+        added: usize,
+        last: F,
+    ) {
         self.i += 1;
         let k = self.i.trailing_zeros() as usize;
-        // C - 1 = 2^w - 1 blocks: the straight-line evaluator.
-        let mut tmp = ubrw_full(sq, &chunk[..C - 1]);
-        // Chunk i closes the k sibling subtrees that end here: add their products first.
-        for _ in 0..k {
+        // Chunk i closes the k sibling subtrees that end here: add their products first
+        // (but for the `added` newest, which the caller added).
+        for _ in added..k {
             tmp = F::wide_add(tmp, self.stack.pop());
         }
-        let product = F::reduce(tmp).mul_wide(sq.sq(Self::W + k).add_block(chunk[C - 1]));
+        let product = F::reduce(tmp).mul_wide(sq.sq(Self::W + k).add_block(last));
         // Keep every sum of stack entries within the field's headroom for unreduced values:
         // entries deep in the stack are stored reduced (same value, small limbs).
         if self.stack.len() + 2 < F::WIDE_SUM_LIMIT {
@@ -214,6 +291,12 @@ impl<F: Field, const C: usize> Brw<F, C> {
             stack,
             ..Self::default()
         }
+    }
+
+    /// Chunks completed so far.
+    #[inline(always)]
+    pub fn chunks(&self) -> u64 {
+        self.i
     }
 
     /// Whether a partial chunk is pending (then blocks must go through [`push`](Self::push)).

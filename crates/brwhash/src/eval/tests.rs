@@ -48,6 +48,34 @@ fn stack_brw<F: Field + Canonical, const C: usize>(sq: &[F], ms: &[F]) -> [u8; 3
     e.finish(sq).to_canonical_bytes()
 }
 
+/// BRW by chunks of 4 blocks taken singly, in pairs and in quads wherever the chunk count
+/// allows them (`push_chunk_pair` from an even count, `push_chunk_quad` from a multiple of 4),
+/// in a pattern set by `pattern`, then the rest block by block.
+fn grouped_brw<F: Field + Canonical>(sq: &[F], ms: &[F], pattern: u64) -> [u8; 32] {
+    let mut e = Brw::<F, 4>::default();
+    let chunk = |i: usize| -> [F; 4] { ms[4 * i..4 * i + 4].try_into().unwrap() };
+    let (chunks, mut i, mut bits) = (ms.len() / 4, 0, pattern);
+    while i < chunks {
+        let want = bits % 3;
+        bits = (bits / 3) ^ (bits << 7);
+        if want == 2 && i % 4 == 0 && i + 4 <= chunks {
+            e.push_chunk_quad(sq, |d, j| ms[4 * (i + d) + j], || {});
+            i += 4;
+        } else if want >= 1 && i % 2 == 0 && i + 2 <= chunks {
+            e.push_chunk_pair(sq, |d, j| ms[4 * (i + d) + j], || {});
+            i += 2;
+        } else {
+            e.push_chunk(sq, &chunk(i));
+            i += 1;
+        }
+        assert_eq!(e.chunks(), i as u64);
+    }
+    for &m in &ms[4 * chunks..] {
+        e.push(sq, m);
+    }
+    e.finish(sq).to_canonical_bytes()
+}
+
 fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
     let mut r = Rng(0xfeed_beef_1234_5678);
     let x = from(r.next(), r.next());
@@ -75,6 +103,13 @@ fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
             want,
             "BRW l={l} w=5"
         );
+        for pattern in [0x5555, 0xaaaa_aaaa, 0x1234_5678_9abc, u64::MAX] {
+            assert_eq!(
+                grouped_brw(sq.as_slice(), &blocks[..l], pattern),
+                want,
+                "BRW l={l} in pairs and quads ({pattern:#x})"
+            );
+        }
         if l <= 1 << MAX_W {
             assert_eq!(
                 brw_short(sq.as_slice(), &blocks[..l]).to_canonical_bytes(),
