@@ -187,20 +187,25 @@ impl Backend {
     /// }
     /// ```
     pub fn forced() -> Result<Option<Backend>, Error> {
+        Backend::forced_ref().clone()
+    }
+
+    /// [`forced`](Self::forced) where it is kept: no clone of an error on every call.
+    #[inline]
+    fn forced_ref() -> &'static Result<Option<Backend>, Error> {
         static FORCED: OnceLock<Result<Option<Backend>, Error>> = OnceLock::new();
-        FORCED
-            .get_or_init(|| match std::env::var(BACKEND_ENV) {
-                Ok(v) if !v.is_empty() => v.parse().map(Some),
-                Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
-                Err(std::env::VarError::NotUnicode(v)) => {
-                    Err(Error::UnknownBackend(v.to_string_lossy().into_owned()))
-                }
-            })
-            .clone()
+        FORCED.get_or_init(|| match std::env::var(BACKEND_ENV) {
+            Ok(v) if !v.is_empty() => v.parse().map(Some),
+            Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(v)) => {
+                Err(Error::UnknownBackend(v.to_string_lossy().into_owned()))
+            }
+        })
     }
 
     /// The fastest backend built for `alg` and supported by this CPU (computed once per
     /// process for all algorithms: a one-shot call should not pay for detection).
+    #[inline]
     fn default_for(alg: Algorithm) -> Backend {
         static DEFAULTS: OnceLock<Vec<Backend>> = OnceLock::new();
         DEFAULTS.get_or_init(|| {
@@ -230,15 +235,19 @@ impl Backend {
     ///     assert!(Backend::select(alg, None).unwrap().check(alg).is_ok());
     /// }
     /// ```
+    #[inline]
     pub fn select(alg: Algorithm, requested: Option<Backend>) -> Result<Backend, Error> {
+        // The common case (nothing requested or forced) inline: a one-shot call on a short
+        // message should not pay for an error's clone or a call.
         let choice = match requested {
-            Some(b) => Some(b),
-            None => Backend::forced()?,
+            Some(b) => b,
+            None => match Backend::forced_ref() {
+                Ok(None) => return Ok(Backend::default_for(alg)),
+                Ok(Some(b)) => *b,
+                Err(e) => return Err(e.clone()),
+            },
         };
-        match choice {
-            Some(b) => b.check(alg).map(|()| b),
-            None => Ok(Backend::default_for(alg)),
-        }
+        choice.check(alg).map(|()| choice)
     }
 }
 
@@ -306,6 +315,7 @@ impl Plan {
         }
     }
 
+    #[inline]
     fn of(alg: Algorithm, backend: Backend) -> Option<Plan> {
         if !cfg!(target_arch = "x86_64") {
             return None;
@@ -624,6 +634,7 @@ impl<F: SimdPrime> SimdState<F> {
     /// polyHash / Poly1305 of a whole message (v before `out()`) on the lanes of `alg`'s
     /// plan on `backend` with exact powers (`construct::poly_exact`), or `None` when the plan
     /// is not polyHash's. `xw` = x^1 .. x^8 when a key has them.
+    #[inline]
     pub fn poly_one_shot(
         alg: Algorithm,
         backend: Backend,
@@ -707,8 +718,10 @@ impl<F: SimdPrime> SimdState<F> {
     /// the streaming state's. Measured like `crossover` (one-shot / precomputed key, TSC
     /// cycles per message, SIMD vs scalar):
     /// - Poly1305 on IFMA (one-shot; scalar code is plain Horner with the clamped key):
-    ///   448 B 327-384 vs 328-329, 512 B 335-340 vs 368-372, 576 B 389-394 vs 410-413
-    ///   (after the IFMA products' shorter chains; before: 512 B 357 vs 341): 480;
+    ///   since the short power table (`ShortPowers`, no zeroed table of 8): 192 B 145-148
+    ///   vs 157-164, 224 B 162-165 vs 155-164, 256 B 182-186 vs 153-163, 320 B 218-219 vs
+    ///   183-185, 384 B 326 vs 274 (two runs of the noisy machine disagreed at 256 B:
+    ///   240 vs 256 in the other): 240;
     ///   AVX-512F 1 KiB 660 vs 673, 1280 B 717 vs 838: 1024; AVX2 1280 B 829 vs 838, 1536 B
     ///   897 vs 978: 1280.
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
@@ -727,12 +740,13 @@ impl<F: SimdPrime> SimdState<F> {
     /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
     /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
     /// 128, 256 B 108 vs 169: 128; polyHash1271 192 B 122 vs 130, 256 B 138 vs 153: 192.
+    #[inline]
     pub fn one_shot_crossover(alg: Algorithm, backend: Backend, keyed: bool) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {
             (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 128,
             (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 192,
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 480,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 240,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
@@ -785,6 +799,7 @@ pub(crate) fn wipe_bytes(buf: &mut [u8]) {
 
 /// Whether the scalar backend's code can run here (then it serves the messages a SIMD
 /// backend leaves to scalar code, below its crossover).
+#[inline]
 pub(crate) fn scalar_here() -> bool {
     static HERE: OnceLock<bool> = OnceLock::new();
     *HERE.get_or_init(|| Backend::Scalar.cpu_supports())

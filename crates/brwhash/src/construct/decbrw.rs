@@ -205,7 +205,7 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
             for j in 0..Self::W {
                 mask |= (((Self::W - 1 - j) >> i & 1) as u8) << j;
             }
-            cur = cur.mul(cur.lane0_or_one(mask));
+            cur = cur.mul_chain(cur.lane0_or_one(mask));
             i += 1;
         }
         cur

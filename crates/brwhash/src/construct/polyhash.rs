@@ -89,20 +89,20 @@ impl<V: Field> ExactPowers<V> {
         s[0] = s0;
         for i in 1..4 {
             if (1 << i) < g || (vectors > g && (1 << i) <= g) {
-                s[i] = s[i - 1].square();
+                s[i] = s[i - 1].square_chain();
             }
         }
         // P_k = P_(k - 2^i) x^(2^i W) for 2^i <= k < 2^(i+1).
         for k in 1..g {
             let i = (usize::BITS - 1 - k.leading_zeros()) as usize;
-            p[k] = p[k - (1 << i)].mul(s[i]);
+            p[k] = p[k - (1 << i)].mul_chain(s[i]);
         }
         // x^(W g): the product of the s[i] for the bits of g.
         if vectors > g {
             let mut first = true;
             for (i, &si) in s.iter().enumerate() {
                 if g >> i & 1 == 1 {
-                    self.step = if first { si } else { self.step.mul(si) };
+                    self.step = if first { si } else { self.step.mul_chain(si) };
                     first = false;
                 }
             }
@@ -112,42 +112,130 @@ impl<V: Field> ExactPowers<V> {
 }
 
 impl<V: Field> ExactPowers<V> {
-    /// The table from `xw` = x^1 .. x^W, or from x alone (P_0 by [`Lanes::ladder`] where
-    /// lane permutes are cheap, else from scalar powers).
+    /// The table from `xw` = x^1 .. x^W, or from x alone.
     #[inline(always)]
     fn compute<F: PrimeField>(&mut self, x: F, xw: Option<&[F]>, vectors: usize)
     where
         V: Lanes<F>,
     {
-        let w = V::W;
-        let mut scalar_powers = [F::ZERO; G];
-        let xw = match xw {
-            None if !V::FAST_PERMUTES => {
-                scalar_powers = super::powers_to_g(x);
-                Some(&scalar_powers[..])
-            }
-            xw => xw,
-        };
-        match xw {
-            Some(xw) => {
-                let mut lanes = [F::ZERO; 16];
-                for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
-                    *l = power;
-                }
-                self.fill(V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]), vectors);
-                for l in &mut lanes[..w] {
-                    l.zeroize();
-                }
-            }
-            None => {
-                let mut p0 = V::ladder(x);
-                let mut s0 = p0.lane0_or_one(((1u32 << w) - 1) as u8);
-                self.fill(p0, s0, vectors);
-                p0.zeroize();
-                s0.zeroize();
-            }
+        let (mut p0, mut s0) = first_powers::<F, V>(x, xw);
+        self.fill(p0, s0, vectors);
+        p0.zeroize();
+        s0.zeroize();
+    }
+}
+
+/// P_0 (lane j = x^(W - j)) and x^W in every lane, from `xw` = x^1 .. x^W or from x alone
+/// (P_0 by [`Lanes::ladder`] where lane permutes are cheap, else from scalar powers).
+#[inline(always)]
+fn first_powers<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, V) {
+    let w = V::W;
+    let mut scalar_powers = [F::ZERO; G];
+    let xw = match xw {
+        None if !V::FAST_PERMUTES => {
+            scalar_powers = super::powers_to_g(x);
+            Some(&scalar_powers[..])
         }
-        scalar_powers.zeroize();
+        xw => xw,
+    };
+    let first = match xw {
+        Some(xw) => {
+            let mut lanes = [F::ZERO; 16];
+            for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
+                *l = power;
+            }
+            let first = (V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]));
+            for l in &mut lanes[..w] {
+                l.zeroize();
+            }
+            first
+        }
+        None => {
+            let p0 = V::ladder(x);
+            (p0, p0.lane0_or_one(((1u32 << w) - 1) as u8))
+        }
+    };
+    scalar_powers.zeroize();
+    first
+}
+
+/// The powers of [`poly_exact`] for a message of at most [`SHORT_VECTORS`] vector blocks
+/// (groups of 4 or fewer): built from values, not filled into a zeroed table of G, whose
+/// zeroing and wipe (about 40 vector stores) cost a 512-byte Poly1305 about 10% (TSC
+/// cycles per message: see [`poly_exact`]).
+struct ShortPowers<V: Field> {
+    p: [V; 4],
+    step: V,
+    g: usize,
+}
+
+/// Vector blocks up to which [`poly_exact`] takes [`ShortPowers`]: the groups of 4.
+const SHORT_VECTORS: usize = 16;
+
+impl<V: Field> ShortPowers<V> {
+    /// P_0 .. P_(g-1) and, past one group, x^(4W): a dependency chain of two products after
+    /// P_0 (P_1 = P_0 x^W, P_3 = P_1 x^2W beside P_2 = P_0 x^2W), and x^4W = (x^2W)^2.
+    #[inline(always)]
+    fn new<F: PrimeField>(x: F, xw: Option<&[F]>, vectors: usize) -> Self
+    where
+        V: Lanes<F>,
+    {
+        debug_assert!((1..=SHORT_VECTORS).contains(&vectors));
+        let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
+        let (mut p0, mut s0) = first_powers::<F, V>(x, xw);
+        let (mut p1, mut p2, mut p3, mut step) = (V::ZERO, V::ZERO, V::ZERO, V::ZERO);
+        if g >= 2 {
+            p1 = p0.mul_chain(s0);
+        }
+        if g >= 3 || vectors > g {
+            let mut s1 = s0.square_chain();
+            if g >= 3 {
+                p2 = p0.mul_chain(s1);
+            }
+            if g >= 4 {
+                p3 = p1.mul_chain(s1);
+            }
+            if vectors > g {
+                // x^(W g) for g = 4: groups of 4 once there are more than 4 vector blocks.
+                debug_assert_eq!(g, 4);
+                step = s1.square_chain();
+            }
+            s1.zeroize();
+        }
+        s0.zeroize();
+        let t = ShortPowers {
+            p: [p0, p1, p2, p3],
+            step,
+            g,
+        };
+        p0.zeroize();
+        t
+    }
+}
+
+impl<V: Field> GroupPowers<V> for ShortPowers<V> {
+    #[inline(always)]
+    fn g(&self) -> usize {
+        self.g
+    }
+    #[inline(always)]
+    fn power(&self, k: usize) -> V {
+        self.p[k]
+    }
+    #[inline(always)]
+    fn step(&self) -> V {
+        self.step
+    }
+}
+
+/// Wipes the powers computed.
+impl<V: Field> Drop for ShortPowers<V> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        for v in &mut self.p[..self.g] {
+            v.zeroize();
+        }
+        self.step.zeroize();
     }
 }
 
@@ -337,6 +425,9 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
     match KeyTable::<F, false>::new::<V>(table, g, vectors) {
         Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
+        None if vectors <= SHORT_VECTORS => {
+            exact_lanes::<F, V, _>(&ShortPowers::<V>::new(x, xw, vectors), x, msg)
+        }
         None => {
             let mut t = ExactPowers::<V>::default();
             t.compute(x, xw, vectors);

@@ -75,6 +75,21 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     fn square(self) -> Self {
         self.mul(self)
     }
+
+    /// [`mul`](Self::mul) by the shortest dependency chain, for key powers computed one from
+    /// another while little else runs (a message's first powers): SIMD lanes may spend
+    /// more instructions on it.
+    #[inline(always)]
+    fn mul_chain(self, rhs: Self) -> Self {
+        self.mul(rhs)
+    }
+
+    /// [`square`](Self::square) by the shortest dependency chain, as
+    /// [`mul_chain`](Self::mul_chain).
+    #[inline(always)]
+    fn square_chain(self) -> Self {
+        self.square()
+    }
 }
 
 /// Scalar fields have a unique representative of each element.

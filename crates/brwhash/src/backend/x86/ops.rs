@@ -103,6 +103,17 @@ macro_rules! width_ops {
             // SAFETY: the vector type is plain data of the same size as the array.
             pub(crate) const ZV: V = unsafe { core::mem::transmute::<[u64; $w], V>([0; $w]) };
 
+            /// Zeroes each vector with its own volatile store: one aligned vector store each
+            /// (a volatile write of a whole limb array went through a zeroed stack copy, a
+            /// store and a load per vector more).
+            #[inline(always)]
+            pub(crate) fn wipe(vectors: &mut [V]) {
+                for v in vectors {
+                    // SAFETY: `v` is a valid, aligned, exclusive reference.
+                    unsafe { core::ptr::write_volatile(v, ZV) }
+                }
+            }
+
             #[inline(always)]
             pub(crate) fn add(a: V, b: V) -> V {
                 unsafe { $add(a, b) }

@@ -120,8 +120,7 @@ macro_rules! radix26_lanes {
             impl zeroize::Zeroize for Wide {
                 #[inline(always)]
                 fn zeroize(&mut self) {
-                    // SAFETY: `self` is a valid, aligned, exclusive reference.
-                    unsafe { core::ptr::write_volatile(self, Wide([ZV; 5])) }
+                    wipe(&mut self.0)
                 }
             }
 
@@ -134,8 +133,7 @@ macro_rules! radix26_lanes {
             impl<const K: u64> zeroize::Zeroize for L26<K> {
                 #[inline(always)]
                 fn zeroize(&mut self) {
-                    // SAFETY: `self` is a valid, aligned, exclusive reference.
-                    unsafe { core::ptr::write_volatile(self, L26([ZV; 5])) }
+                    wipe(&mut self.0)
                 }
             }
 

@@ -165,8 +165,7 @@ macro_rules! radix44_width {
             impl zeroize::Zeroize for Wide {
                 #[inline(always)]
                 fn zeroize(&mut self) {
-                    // SAFETY: `self` is a valid, aligned, exclusive reference.
-                    unsafe { core::ptr::write_volatile(self, Wide([ZV; 6])) }
+                    wipe(&mut self.0)
                 }
             }
 
@@ -183,8 +182,7 @@ macro_rules! radix44_width {
             impl<const K: u64> zeroize::Zeroize for L44<K> {
                 #[inline(always)]
                 fn zeroize(&mut self) {
-                    // SAFETY: `self` is a valid, aligned, exclusive reference.
-                    unsafe { core::ptr::write_volatile(self, L44([ZV; 3])) }
+                    wipe(&mut self.0)
                 }
             }
 
@@ -307,6 +305,63 @@ macro_rules! radix44_width {
                 #[inline(always)]
                 fn widen(self) -> Wide {
                     Wide([self.0[0], self.0[1], self.0[2], ZV, ZV, ZV])
+                }
+
+                /// Each column as a chain of two multiply-adds beside a third product,
+                /// joined by an add, with the wrapped limbs (K a_i) taken from `self` (in a
+                /// power ladder the other factor often comes later, from a permute): about
+                /// 10 cycles to the columns instead of the chain's 12-16.
+                #[inline(always)]
+                fn mul_chain(self, rhs: Self) -> Self {
+                    let [a0, a1, a2] = self.0;
+                    let [b0, b1, b2] = rhs.0;
+                    let (s1, s2) = (Self::add_wrap(ZV, a1), Self::add_wrap(ZV, a2));
+                    let lo = |x: [V; 2], y: [V; 2], z: [V; 2]| {
+                        add(
+                            madd52lo(madd52lo(ZV, x[0], x[1]), y[0], y[1]),
+                            madd52lo(ZV, z[0], z[1]),
+                        )
+                    };
+                    let hi = |x: [V; 2], y: [V; 2], z: [V; 2]| {
+                        add(
+                            madd52hi(madd52hi(ZV, x[0], x[1]), y[0], y[1]),
+                            madd52hi(ZV, z[0], z[1]),
+                        )
+                    };
+                    // c0 = a0 b0 + K a1 b2 + K a2 b1, c1 = a0 b1 + a1 b0 + K a2 b2,
+                    // c2 = a0 b2 + a1 b1 + a2 b0.
+                    let t = [
+                        ([a0, b0], [s1, b2], [s2, b1]),
+                        ([a0, b1], [a1, b0], [s2, b2]),
+                        ([a0, b2], [a1, b1], [a2, b0]),
+                    ];
+                    Self::reduce(Wide([
+                        lo(t[0].0, t[0].1, t[0].2),
+                        lo(t[1].0, t[1].1, t[1].2),
+                        lo(t[2].0, t[2].1, t[2].2),
+                        hi(t[0].0, t[0].1, t[0].2),
+                        hi(t[1].0, t[1].1, t[1].2),
+                        hi(t[2].0, t[2].1, t[2].2),
+                    ]))
+                }
+
+                /// Two products per column (the cross terms doubled): c0 = a0^2 +
+                /// a1 (2K a2), c1 = (2 a0) a1 + a2 (K a2), c2 = (2 a0) a2 + a1^2; 2 a0 and
+                /// 2K a2 stay below 2^52 for limbs below 2^44 + 2^20.
+                #[inline(always)]
+                fn square_chain(self) -> Self {
+                    let [a0, a1, a2] = self.0;
+                    let d0 = add(a0, a0);
+                    let s2 = Self::add_wrap(ZV, a2);
+                    let u2 = madd52lo(ZV, a2, splat64(2 * K));
+                    Self::reduce(Wide([
+                        madd52lo(madd52lo(ZV, a0, a0), a1, u2),
+                        add(madd52lo(ZV, d0, a1), madd52lo(ZV, a2, s2)),
+                        madd52lo(madd52lo(ZV, a1, a1), d0, a2),
+                        madd52hi(madd52hi(ZV, a0, a0), a1, u2),
+                        add(madd52hi(ZV, d0, a1), madd52hi(ZV, a2, s2)),
+                        madd52hi(madd52hi(ZV, a1, a1), d0, a2),
+                    ]))
                 }
 
                 #[inline(always)]
