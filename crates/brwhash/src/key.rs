@@ -6,7 +6,9 @@ use crate::algorithm::{BinaryField as BinField, Family, Prime};
 #[cfg(target_arch = "x86_64")]
 use crate::backend::{clmul128, clmul256, vclmul128, vclmul256};
 use crate::backend::{SimdPrime, SimdState};
-use crate::construct::{horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher};
+use crate::construct::{
+    dec_short_squares, horner_powers_needed, squares_needed, BinHasher, Powers, PrimeHasher,
+};
 use crate::eval::G;
 use crate::field::{Clamped, Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use std::sync::Arc;
@@ -933,6 +935,10 @@ fn powers_needed(
     if horner_only(alg, max_len, block) {
         // x^1 .. x^l at most: Horner's accumulator already carries the final factor x.
         (gamma_log.map_or(1, |e| e + 1), blocks.min(group))
+    } else if let Family::DecBrwHash(c @ 1..=4, _) = alg.family() {
+        // Up to c blocks, x^2 .. x^(2c) weigh them (`dec_single`): a key's cached ones take
+        // its products off the chain.
+        (squares_needed(max_len, block), 2 * c as usize)
     } else if matches!(alg.family(), Family::BrwHash(_) | Family::DecBrwHash(_, _)) {
         // BRW and the final x * (x * v + L) use the squarings only.
         (squares_needed(max_len, block), 1)
@@ -1145,7 +1151,14 @@ pub(crate) fn one_shot_scalar(
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             }
         } else {
-            let (n_sq, n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
+            let (mut n_sq, mut n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
+            if let Family::DecBrwHash(c, _) = alg.family() {
+                // A short message reads fewer squarings than a key's chunks of 16 blocks,
+                // and no Horner powers (computed for one message, they cost more products
+                // than they save).
+                n_sq = dec_short_squares(len as u64, block, c as usize).unwrap_or(n_sq);
+                n_hx = 1;
+            }
             if n_sq > ONE_SHOT_SQUARES {
                 k.zeroize();
                 return Ok(None);
@@ -1159,11 +1172,13 @@ pub(crate) fn one_shot_scalar(
             };
             if prime == Prime::P1271 {
                 let x = Fp1271::from_key(&k.to_le_bytes());
-                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, n_hx, gamma_log, n_hg);
+                let mut p = Powers::<_, ONE_SHOT_SQUARES>::empty();
+                p.fill_hg(x, n_sq, n_hx, gamma_log, n_hg);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             } else {
                 let x = Fp1305::from_key(&k.to_le_bytes());
-                let p = Powers::<_, ONE_SHOT_SQUARES>::on_stack_hg(x, n_sq, n_hx, gamma_log, n_hg);
+                let mut p = Powers::<_, ONE_SHOT_SQUARES>::empty();
+                p.fill_hg(x, n_sq, n_hx, gamma_log, n_hg);
                 prime_digest(crate::backend::scalar::one_shot(alg, &p, msg), None)
             }
         };

@@ -302,15 +302,15 @@ impl Plan {
     /// periods. Measured (timing example, precomputed key, TSC cycles per message, 4 lanes
     /// vs periods, two runs): 2^130-5: 238-255 vs 284-301 at 512 B, 306-309 vs 306-321 at
     /// 1 KiB, 440-465 vs 399-522 at 2 KiB; 2^127-1: 230 vs 243-252 at 768 B, 264 vs 241-257
-    /// at 1 KiB, 385 vs 299-311 at 2 KiB. Streaming (length unknown) keeps the bulk plan.
-    fn for_length(self, alg: Algorithm, length: Option<u64>) -> Plan {
-        let upper = if alg.prime() == Some(crate::Prime::P1271) {
-            1024
-        } else {
-            1792
-        };
+    /// at 1 KiB, 385 vs 299-311 at 2 KiB. Since both combine the stream values in the
+    /// lanes (`combine_lanes`), TSC cycles/byte with a key / one-shot, 4 lanes vs periods:
+    /// 2^130-5 1536 B 0.206 / 0.282 vs 0.208 / 0.282, 2 KiB 0.174 / 0.266 vs 0.162 / 0.255;
+    /// 2^127-1 1 KiB 0.363 / 0.323 vs 0.387 / 0.343, 1536 B 0.208 / 0.252 vs 0.210 / 0.269,
+    /// 2 KiB 0.178 / 0.247 vs 0.157 / 0.205: below 1792 bytes for both primes. Streaming
+    /// (length unknown) keeps the bulk plan.
+    fn for_length(self, length: Option<u64>) -> Plan {
         match (self, length) {
-            (Plan::DecPeriods(Lanes::Ifma8), Some(n)) if n < upper => Plan::Dec(Lanes::Ifma4),
+            (Plan::DecPeriods(Lanes::Ifma8), Some(n)) if n < 1792 => Plan::Dec(Lanes::Ifma4),
             _ => self,
         }
     }
@@ -347,7 +347,7 @@ pub(crate) fn dec_stream_values<F: SimdPrime>(
 ) -> Option<[F; 16]> {
     #[cfg(target_arch = "x86_64")]
     {
-        let plan = Plan::of(alg, backend)?.for_length(alg, Some(msg.len() as u64));
+        let plan = Plan::of(alg, backend)?.for_length(Some(msg.len() as u64));
         // SAFETY (every arm): `backend` is a key's, which passed `Backend::check`: the CPU
         // has the entry point's features.
         match plan {
@@ -474,7 +474,7 @@ macro_rules! simd_states {
             /// it (only the portable backend reaches that case: [`Backend::check`] refuses a
             /// backend that does not implement an algorithm).
             pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Option<Self> {
-                match Plan::of(alg, backend)?.for_length(alg, length) {
+                match Plan::of(alg, backend)?.for_length(length) {
                     $(
                         #[cfg(target_arch = "x86_64")]
                         $plan => Some(SimdState::$variant(AlignedBox::default())),
@@ -492,7 +492,7 @@ macro_rules! simd_states {
                 p: &Powers<F, S>,
                 msg: &[u8],
             ) -> Option<F> {
-                match Plan::of(alg, backend)?.for_length(alg, Some(msg.len() as u64)) {
+                match Plan::of(alg, backend)?.for_length(Some(msg.len() as u64)) {
                     $(
                         // SAFETY: callers pass a key's backend, which passed `Backend::check`:
                         // the CPU has the entry point's features.

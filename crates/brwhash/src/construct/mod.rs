@@ -20,7 +20,7 @@ pub(crate) use hash2l::{
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{
-    horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
+    dec_short_squares, horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
 };
 
 use crate::algorithm::Family;
@@ -85,8 +85,11 @@ impl<F: Field, const S: usize> Powers<F, S> {
         p
     }
 
+    /// No powers yet: [`fill_hg`](Self::fill_hg) computes them in place (a returned
+    /// `Powers`, hundreds of bytes, was copied by `memcpy`: 4-decBRWHash1305 one-shot on the
+    /// scalar backend, TSC cycles/byte, 16 B 10.9 -> 9.8, 64 B 3.32 -> 3.02).
     #[inline(always)]
-    fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         Powers {
             sq: [F::ZERO; S],
             hx: [F::ZERO; G],
@@ -103,8 +106,16 @@ impl<F: Field, const S: usize> Powers<F, S> {
         self.fill_hg(x, n_sq, n_hx, gamma_log, G)
     }
 
+    /// [`on_stack_hg`](Self::on_stack_hg)'s powers into `self` (from [`empty`](Self::empty)).
     #[inline(always)]
-    fn fill_hg(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>, n_hg: usize) {
+    pub(crate) fn fill_hg(
+        &mut self,
+        x: F,
+        n_sq: usize,
+        n_hx: usize,
+        gamma_log: Option<usize>,
+        n_hg: usize,
+    ) {
         let n_sq = n_sq.clamp(1, S);
         let n_hx = n_hx.clamp(1, G);
         self.n_sq = n_sq;

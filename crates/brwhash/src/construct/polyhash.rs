@@ -52,7 +52,11 @@ impl<F: Field> PolyHash<F> {
 /// vector blocks, within the lanes' headroom (g + 1 products are summed). Up to 16 vector
 /// blocks, groups of 4: a table of 8 costs more products than the groups save.
 const fn exact_group(limit: usize, vectors: usize) -> usize {
-    let g = if vectors <= 16 { 4 } else { G };
+    group_of(if vectors <= 16 { 4 } else { G }, limit, vectors)
+}
+
+/// Groups of `g` vector blocks within the lanes' headroom `limit`, no more than `vectors`.
+const fn group_of(g: usize, limit: usize, vectors: usize) -> usize {
     let g = if g < limit { g } else { limit - 1 };
     if g < vectors {
         g
@@ -159,18 +163,20 @@ fn first_powers<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, V) {
     first
 }
 
-/// The powers of [`poly_exact`] for a message of at most [`SHORT_VECTORS`] vector blocks
-/// (groups of 4 or fewer): built from values, not filled into a zeroed table of G, whose
-/// zeroing and wipe (about 40 vector stores) cost a 512-byte Poly1305 about 10% (TSC
-/// cycles per message: see [`poly_exact`]).
+/// The powers of a one-shot [`poly_exact`] for a message of at most [`Lanes::SHORT_VECTORS`]
+/// vector blocks: groups of 4 (or fewer), built from values, not filled into a zeroed table
+/// of G, whose zeroing and wipe (about 40 vector stores) cost a 512-byte Poly1305 about 10%.
+/// Radix 2^44, 8 lanes (TSC cycles/byte of `brwhash::hash`, table of 8 -> groups of 4):
+/// Poly1305 2064 B 0.197 -> 0.157, 4 KiB 0.126 -> 0.113, 6 KiB 0.106 -> 0.102, 7 KiB
+/// 0.101 -> 0.098, 8 KiB 0.095 -> 0.094, 16 KiB 0.079 -> 0.084 (hence 56 vector blocks);
+/// polyHash1271 3840 B 0.133 -> 0.123, 5760 B even, 6720 B 0.103 -> 0.106 (hence 40).
+/// Radix 2^26 keeps the table past 16: AVX2 Poly1305 2 KiB 0.462 -> 0.504, AVX-512F 8 KiB
+/// 0.194 -> 0.216.
 struct ShortPowers<V: Field> {
     p: [V; 4],
     step: V,
     g: usize,
 }
-
-/// Vector blocks up to which [`poly_exact`] takes [`ShortPowers`]: the groups of 4.
-const SHORT_VECTORS: usize = 16;
 
 impl<V: Field> ShortPowers<V> {
     /// P_0 .. P_(g-1) and, past one group, x^(4W): a dependency chain of two products after
@@ -180,8 +186,8 @@ impl<V: Field> ShortPowers<V> {
     where
         V: Lanes<F>,
     {
-        debug_assert!((1..=SHORT_VECTORS).contains(&vectors));
-        let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
+        debug_assert!((1..=V::SHORT_VECTORS).contains(&vectors));
+        let g = group_of(4, V::WIDE_SUM_LIMIT, vectors);
         let (mut p0, mut s0) = first_powers::<F, V>(x, xw);
         let (mut p1, mut p2, mut p3, mut step) = (V::ZERO, V::ZERO, V::ZERO, V::ZERO);
         if g >= 2 {
@@ -425,7 +431,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
     match KeyTable::<F, false>::new::<V>(table, g, vectors) {
         Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
-        None if vectors <= SHORT_VECTORS => {
+        None if vectors <= V::SHORT_VECTORS => {
             exact_lanes::<F, V, _>(&ShortPowers::<V>::new(x, xw, vectors), x, msg)
         }
         None => {

@@ -67,9 +67,13 @@ pub(crate) use lane_conversions;
 /// whose `split` turns two 64-bit words per lane into limbs: W 16-byte blocks loaded by
 /// `$load`, pad1's 2^128 at bit `$marker_bit` of the top limb.
 macro_rules! lanes_fp1305 {
-    ($lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal $(, lane0 = $lane0:ident)?) => {
+    (
+        $lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal
+        $(, lane0 = $lane0:ident)? $(, short_vectors = $short:literal)?
+    ) => {
         impl Lanes<Fp1305> for $lanes<$k> {
             const W: usize = $w;
+            $(const SHORT_VECTORS: usize = $short;)?
             crate::backend::x86::ops::lane_conversions!(Fp1305 $(, lane0 = $lane0)?);
 
             #[inline(always)]

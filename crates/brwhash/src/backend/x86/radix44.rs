@@ -394,11 +394,13 @@ macro_rules! radix44_width {
                 $w,
                 $load1305,
                 40,
-                lane0 = lane0_or_one_limbs
+                lane0 = lane0_or_one_limbs,
+                short_vectors = 56
             );
 
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
+                const SHORT_VECTORS: usize = 40;
                 crate::backend::x86::ops::lane_conversions!(Fp1271, lane0 = lane0_or_one_limbs);
 
                 #[inline(always)]
