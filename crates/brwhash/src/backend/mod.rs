@@ -737,6 +737,14 @@ impl<F: SimdPrime> SimdState<F> {
     ///   424 vs 466: 128; 8-decBRWHash1271 320 B 324 vs 302, 384 B 362 vs 448: 320; on AVX2
     ///   4-decBRWHash 128 B 254 vs 257, 192 B 226 vs 254 (2^127-1): 128.
     ///
+    ///   Since the lanes combine the stream values (`combine_lanes`) and a key's x^2 .. x^8
+    ///   weigh messages of up to 4 blocks in scalar code (`dec_single`), 4-decBRWHash on
+    ///   IFMA vs scalar, TSC cycles/byte, one-shot / with a key: 2^130-5 32 B 5.69 / 4.11
+    ///   vs 5.48 / 2.03, 48 B 3.76 / 2.80 vs 3.92 / 1.60, 64 B 2.79 / 1.95 vs 3.12 / 1.39,
+    ///   80 B 2.86 / 1.70 vs 2.90 / 1.71, 128 B 1.69 / 1.01 vs 1.68 / 1.02; 2^127-1 45 B
+    ///   3.69 / 2.59 vs 2.84 / 1.10, 60 B 2.38 / 1.51 vs 2.30 / 0.94, 90 B 1.84 / 1.28 vs
+    ///   1.85 / 1.33: one-shot 40 for 2^130-5, 64 otherwise.
+    ///
     /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
     /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
     /// 128, 256 B 108 vs 169: 128; polyHash1271 192 B 122 vs 130, 256 B 138 vs 153: 192.
@@ -751,6 +759,7 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 40,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), _) => 64,
             (Some(Plan::Dec(Lanes::Ifma8)), _) => 128,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,

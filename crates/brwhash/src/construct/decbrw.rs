@@ -366,7 +366,9 @@ macro_rules! one_shot_on_squares {
 const LAZY_MAX_BYTES: usize = 32 << 10;
 
 /// Largest chunk of 4 vector blocks: c = 16 lanes of 16-byte blocks.
-const MAX_CHUNK_BYTES: usize = 4 * 16 * 16;
+const MAX_CHUNK_BYTES: usize = 4 * MAX_VBLOCK_BYTES;
+/// Bytes of the largest vector block (16 lanes of 16-byte blocks).
+const MAX_VBLOCK_BYTES: usize = 16 * 16;
 
 /// c-decBRWHash with c = `V::W`, all streams in the lanes of `V`: vector block i holds blocks
 /// c*i+1 .. c*i+c, and the stack BRW algorithm runs lane-wise on chunks of 4 vector blocks.
@@ -515,10 +517,58 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
 
     #[inline(always)]
     fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
+        if msg.len() < QUAD_RUN * Self::CHUNK_BYTES {
+            return Self::short_one_shot(p, msg);
+        }
         let mut s = Self::default();
         s.update(p, msg);
         let v = s.finish(p);
         s.wipe_secrets();
+        v
+    }
+
+    /// [`one_shot_with`](Self::one_shot_with) of a message of fewer than [`QUAD_RUN`]
+    /// chunks: single chunks and vector blocks straight from `msg`, the last partial vector
+    /// block zero-padded, and no state, whose zeroed kilobyte of held bytes and the copy into
+    /// it cost (TSC cycles/byte with a key, state vs none): 4-decBRWHash1305 on 4 IFMA lanes
+    /// 128 B 1.29 vs 1.03, 256 B 0.657 vs 0.549, 512 B 0.374 vs 0.326, 1 KiB 0.242 vs 0.220
+    /// (one-shot 512 B 0.610 vs 0.552); 8-decBRWHash1305 256 B 1.07 vs 0.94, 1 KiB 0.302 vs
+    /// 0.282.
+    #[inline(always)]
+    fn short_one_shot<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
+        let (vb, cb) = (Self::VBLOCK, Self::CHUNK_BYTES);
+        let table = Splat::<F, V, T>::new(p);
+        let mut brw = Brw::<V, 4>::default();
+        let mut chunks = msg.chunks_exact(cb);
+        for chunk in &mut chunks {
+            brw.push_chunk(&table, &Self::chunk(chunk));
+            table.step();
+        }
+        let mut blocks = chunks.remainder().chunks_exact(vb);
+        for block in &mut blocks {
+            brw.push(&table, V::load(block, false));
+        }
+        // Zero blocks fill the streams to q blocks each; a short last block is le() of its
+        // bytes.
+        let tail = blocks.remainder();
+        if !tail.is_empty() {
+            let mut last = [0u8; MAX_VBLOCK_BYTES];
+            last[..tail.len()].copy_from_slice(tail);
+            brw.push(&table, V::load(&last[..vb], false));
+        }
+        let mut values = brw.finish(&table);
+        brw.wipe_stack();
+        let mut table = table;
+        table.x.zeroize();
+        table.x2.zeroize();
+        let n = msg.len() as u64;
+        let v = combine_lanes(
+            p,
+            values,
+            n.div_ceil(F::BLOCK as u64),
+            F::from_u64(n.wrapping_mul(8)),
+        );
+        values.zeroize();
         v
     }
 
