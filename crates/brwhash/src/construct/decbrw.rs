@@ -173,6 +173,23 @@ fn combine_lanes<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
     ))
 }
 
+/// [`combine_lanes`] for a message of `n` bytes, the stream values wiped after.
+#[inline(always)]
+fn combine_message<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
+    p: &T,
+    mut values: V,
+    n: u64,
+) -> F {
+    let v = combine_lanes(
+        p,
+        values,
+        n.div_ceil(F::BLOCK as u64),
+        F::from_u64(n.wrapping_mul(8)),
+    );
+    values.zeroize();
+    v
+}
+
 /// Squarings x^(2^j) that c-decBRWHash of `len` bytes reads: the stream BRWs (q blocks each)
 /// up to x^(2^(lg q)), and x^D = x^(2^(bit length of q)) with lg c squares of it for the
 /// combination; at least x, x^2 and x^4 (every chunk reads x^4).
@@ -465,11 +482,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> F {
-        let mut values = self.value_lanes(p);
-        let blocks = self.n.div_ceil(F::BLOCK as u64);
-        let v = combine_lanes(p, values, blocks, F::from_u64(self.n.wrapping_mul(8)));
-        values.zeroize();
-        v
+        let values = self.value_lanes(p);
+        combine_message(p, values, self.n)
     }
 
     /// Wipe what derives from the key (the BRW stack, the broadcast x and x^2), not the
@@ -556,20 +570,12 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             last[..tail.len()].copy_from_slice(tail);
             brw.push(&table, V::load(&last[..vb], false));
         }
-        let mut values = brw.finish(&table);
+        let values = brw.finish(&table);
         brw.wipe_stack();
         let mut table = table;
         table.x.zeroize();
         table.x2.zeroize();
-        let n = msg.len() as u64;
-        let v = combine_lanes(
-            p,
-            values,
-            n.div_ceil(F::BLOCK as u64),
-            F::from_u64(n.wrapping_mul(8)),
-        );
-        values.zeroize();
-        v
+        combine_message(p, values, msg.len() as u64)
     }
 
     /// The stream values of a whole message (multi-core hashing joins them per stream).
@@ -828,15 +834,7 @@ impl<V: Field> Periods<V> {
     where
         V: Halves<F>,
     {
-        let mut values = self.value_lanes(p, rest, last);
-        let v = combine_lanes(
-            p,
-            values,
-            n.div_ceil(F::BLOCK as u64),
-            F::from_u64(n.wrapping_mul(8)),
-        );
-        values.zeroize();
-        v
+        combine_message(p, self.value_lanes(p, rest, last), n)
     }
 
     /// [`finish`](Self::finish) before `combine_lanes`: the four stream values in 4 lanes.
@@ -1089,16 +1087,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
 
     #[inline(always)]
     fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
-        let mut values = Self::whole_values(p, msg);
-        let n = msg.len() as u64;
-        let v = combine_lanes(
-            p,
-            values,
-            n.div_ceil(F::BLOCK as u64),
-            F::from_u64(n.wrapping_mul(8)),
-        );
-        values.zeroize();
-        v
+        combine_message(p, Self::whole_values(p, msg), msg.len() as u64)
     }
 
     /// The four stream values of a whole message in 4 lanes, before `combine_lanes`.

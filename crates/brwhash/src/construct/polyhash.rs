@@ -65,11 +65,11 @@ const fn group_of(g: usize, limit: usize, vectors: usize) -> usize {
     }
 }
 
-/// The power table of [`poly_exact`]: `p[k]` lane j = x^(W (k + 1) - j) for k < g, and
-/// `step` = x^(W g) in every lane (when the message has more than one group).
+/// The power table of [`poly_exact`]: `p[k]` lane j = x^(W (k + 1) - j) for k < g <= N,
+/// and `step` = x^(W g) in every lane (when the message has more than one group).
 #[derive(Clone)]
-pub(crate) struct ExactPowers<V: Field> {
-    p: [V; G],
+pub(crate) struct ExactPowers<V: Field, const N: usize = G> {
+    p: [V; N],
     step: V,
     /// Entries of `p` computed (only those are wiped).
     g: usize,
@@ -172,11 +172,7 @@ fn first_powers<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, V) {
 /// polyHash1271 3840 B 0.133 -> 0.123, 5760 B even, 6720 B 0.103 -> 0.106 (hence 40).
 /// Radix 2^26 keeps the table past 16: AVX2 Poly1305 2 KiB 0.462 -> 0.504, AVX-512F 8 KiB
 /// 0.194 -> 0.216.
-struct ShortPowers<V: Field> {
-    p: [V; 4],
-    step: V,
-    g: usize,
-}
+type ShortPowers<V> = ExactPowers<V, 4>;
 
 impl<V: Field> ShortPowers<V> {
     /// P_0 .. P_(g-1) and, past one group, x^(4W): a dependency chain of two products after
@@ -209,7 +205,7 @@ impl<V: Field> ShortPowers<V> {
             s1.zeroize();
         }
         s0.zeroize();
-        let t = ShortPowers {
+        let t = ExactPowers {
             p: [p0, p1, p2, p3],
             step,
             g,
@@ -219,37 +215,11 @@ impl<V: Field> ShortPowers<V> {
     }
 }
 
-impl<V: Field> GroupPowers<V> for ShortPowers<V> {
-    #[inline(always)]
-    fn g(&self) -> usize {
-        self.g
-    }
-    #[inline(always)]
-    fn power(&self, k: usize) -> V {
-        self.p[k]
-    }
-    #[inline(always)]
-    fn step(&self) -> V {
-        self.step
-    }
-}
-
-/// Wipes the powers computed.
-impl<V: Field> Drop for ShortPowers<V> {
-    #[inline(always)]
-    fn drop(&mut self) {
-        for v in &mut self.p[..self.g] {
-            v.zeroize();
-        }
-        self.step.zeroize();
-    }
-}
-
-impl<V: Field> Default for ExactPowers<V> {
+impl<V: Field, const N: usize> Default for ExactPowers<V, N> {
     #[inline(always)]
     fn default() -> Self {
         ExactPowers {
-            p: [V::ZERO; G],
+            p: [V::ZERO; N],
             step: V::ZERO,
             g: 0,
         }
@@ -257,7 +227,7 @@ impl<V: Field> Default for ExactPowers<V> {
 }
 
 /// Wipes the computed powers: an empty table.
-impl<V: Field> Zeroize for ExactPowers<V> {
+impl<V: Field, const N: usize> Zeroize for ExactPowers<V, N> {
     #[inline(always)]
     fn zeroize(&mut self) {
         for v in &mut self.p[..self.g] {
@@ -268,7 +238,8 @@ impl<V: Field> Zeroize for ExactPowers<V> {
     }
 }
 
-impl<V: Field> Drop for ExactPowers<V> {
+impl<V: Field, const N: usize> Drop for ExactPowers<V, N> {
+    #[inline(always)]
     fn drop(&mut self) {
         self.zeroize();
     }
@@ -285,7 +256,7 @@ trait GroupPowers<V> {
     fn step(&self) -> V;
 }
 
-impl<V: Field> GroupPowers<V> for ExactPowers<V> {
+impl<V: Field, const N: usize> GroupPowers<V> for ExactPowers<V, N> {
     #[inline(always)]
     fn g(&self) -> usize {
         self.g
