@@ -148,8 +148,8 @@ fn wipe_squares<V: Zeroize>(sq: &mut [V; 5]) {
     }
 }
 
-/// The super-blocks of `bytes` (not empty) into `horner`, W at a time in the lanes of `V`
-/// while whole groups last.
+/// The super-blocks of `bytes` (not empty) into `horner`: whole groups of W by the lanes of
+/// `V` ([`lane_group`]), then the rest one at a time.
 #[inline(always)]
 fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
     p: &Powers<F>,
@@ -158,18 +158,69 @@ fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
     bytes: &[u8],
 ) {
     let mut groups = bytes.chunks_exact(V::W * ETA * F::BYTES);
-    let end = end_of(bytes);
-    for g in &mut groups {
-        prefetch_ahead(g, end);
-        let digests = group_digests::<F, V>(sq, g);
-        for &d in &digests[..V::W] {
-            horner.push(p.hg(), d);
+    if groups.len() > 0 {
+        let end = end_of(bytes);
+        let mut step = V::splat(p.hg()[V::W - 1]);
+        let mut acc = lanes_start::<F, V>(horner.value(p.hg()));
+        for g in &mut groups {
+            prefetch_ahead(g, end);
+            acc = lane_group::<F, V>(sq, step, acc, g);
         }
+        *horner = Horner::with_acc(lanes_value(p, acc));
+        acc.zeroize();
+        step.zeroize();
     }
     let rest = groups.remainder();
     if !rest.is_empty() {
         super_blocks(p, horner, rest);
     }
+}
+
+// Horner in gamma = x^32 over whole groups of W super-blocks, one stream per lane: lane j
+// holds super-blocks j, j + W, j + 2W, ..., so a group is one lane step
+// A = A * gamma^W + BRW (each super-block's BRW value left unreduced: one reduction per step
+// for both), and the value is sum_j A_j gamma^(W-1-j). A scalar Horner over the digests cost
+// a sixth of the group's carry-less products, all on the dependency chain.
+
+/// The lanes of a Horner value `h0` so far: `h0` in lane W - 1 (weight 1), zeros elsewhere.
+#[inline(always)]
+fn lanes_start<F: BinaryField, V: BinLanes<F>>(h0: F) -> V {
+    let mut l = [F::ZERO; 8];
+    l[V::W - 1] = h0;
+    V::from_lanes(&l[..V::W])
+}
+
+/// One group of W super-blocks (`W * 31` blocks) into the lanes `acc`; `step` = gamma^W in
+/// every lane.
+#[inline(always)]
+fn lane_group<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, bytes: &[u8]) -> V {
+    let vb = load_group::<F, V>(bytes);
+    V::reduce(V::wide_add(acc.mul_wide(step), ubrw_full(sq, &vb)))
+}
+
+/// The Horner value of the lanes: sum_j A_j gamma^(W-1-j), one lane product.
+#[inline(always)]
+fn lanes_value<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, acc: V) -> F {
+    const { assert!(V::W <= 8) };
+    let hg = p.hg();
+    debug_assert!(hg.len() >= V::W);
+    // Lane W - 1 has weight 1: a zero here, its value added as it is.
+    let mut w = [F::ZERO; 8];
+    for (j, w) in w.iter_mut().enumerate().take(V::W - 1) {
+        *w = hg[V::W - 2 - j];
+    }
+    let mut weights = V::from_lanes(&w[..V::W]);
+    let mut terms = [F::ZERO; 8];
+    V::reduce(acc.mul_wide(weights)).store(&mut terms[..V::W]);
+    let mut last = [F::ZERO; 8];
+    acc.store(&mut last[..V::W]);
+    let value = terms[..V::W - 1]
+        .iter()
+        .fold(last[V::W - 1], |s, &t| s.add(t));
+    weights.zeroize();
+    terms.zeroize();
+    last.zeroize();
+    value
 }
 
 /// x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
@@ -184,9 +235,10 @@ fn splat_squares<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>) -> [V; 5] {
     ]
 }
 
-/// The BRW values of the W super-blocks in `bytes` (`W * 31` blocks; the first W entries).
+/// The blocks of the W super-blocks in `bytes` (`W * 31` blocks): vector i = block i of
+/// each.
 #[inline(always)]
-fn group_digests<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], bytes: &[u8]) -> [F; 8] {
+fn load_group<F: BinaryField, V: BinLanes<F>>(bytes: &[u8]) -> [V; ETA] {
     let stride = ETA * F::BYTES;
     let mut vb = [V::ZERO; ETA];
     for i in (0..ETA - 3).step_by(4) {
@@ -196,9 +248,7 @@ fn group_digests<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], bytes: &[u8]) -> [
     for (i, v) in vb.iter_mut().enumerate().skip(ETA - 3) {
         *v = V::load_strided(&bytes[i * F::BYTES..], stride);
     }
-    let mut digests = [F::ZERO; 8];
-    brw_short(sq, &vb).store(&mut digests[..V::W]);
-    digests
+    vb
 }
 
 /// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
@@ -415,20 +465,28 @@ pub(crate) trait BinLanes<F: BinaryField>: Field {
     }
     /// The lanes as scalar elements (`out.len() == W`).
     fn store(self, out: &mut [F]);
+    /// Lane j = `lanes[j]` (`lanes.len() == W`).
+    fn from_lanes(lanes: &[F]) -> Self;
 }
 
 /// Largest group of super-blocks held back: 4 super-blocks of 32-byte blocks.
 const MAX_GROUP: usize = 4 * ETA * 32;
 
 /// Hash2L / vecHash2L with W super-blocks at a time in the lanes of `V`: bytes are held until
-/// a group of W super-blocks is complete; a component's last bytes (less than a group), and
-/// the Horner layer, are `BinHasher`'s. Wiped on drop (`inner` on its own drop). It holds no
-/// vectors between calls, so it can be wiped anywhere.
+/// a group of W super-blocks is complete; whole groups go to the lane Horner ([`lane_group`]),
+/// a component's last bytes (less than a group) and the Horner layer between components to
+/// `inner`. Wiped on drop (`inner` on its own drop). It holds no vectors between calls (the
+/// lanes are stored as elements), so it can be wiped anywhere.
 #[derive(Clone)]
 pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
     inner: BinHasher<F>,
     /// Bytes of an incomplete group, not yet given to `inner`.
     held: Held<MAX_GROUP>,
+    /// The lane Horner's accumulators (the first W), when `in_lanes`.
+    lanes: [F; 8],
+    /// Whether the value so far is in `lanes` (since the component's first whole group)
+    /// rather than in `inner`'s Horner layer.
+    in_lanes: bool,
     _lanes: core::marker::PhantomData<V>,
 }
 
@@ -437,6 +495,8 @@ impl<F: BinaryField, V: BinLanes<F>> Default for BinWide<F, V> {
         BinWide {
             inner: BinHasher::default(),
             held: Held::default(),
+            lanes: [F::ZERO; 8],
+            in_lanes: false,
             _lanes: core::marker::PhantomData,
         }
     }
@@ -460,20 +520,13 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             .set_bytes_for_test(n - self.held.held().len() as u64);
     }
 
-    /// W super-blocks (`GROUP` bytes) into the Horner layer of `inner`.
-    #[inline(always)]
-    fn group(inner: &mut BinHasher<F>, p: &Powers<F>, sq: &[V; 5], bytes: &[u8]) {
-        let digests = group_digests::<F, V>(sq, bytes);
-        for &d in &digests[..V::W] {
-            inner.horner.push(p.hg(), d);
-        }
-        inner.component_bytes += Self::GROUP as u64;
-    }
-
     #[inline(always)]
     pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
-        const { assert!(Self::GROUP <= MAX_GROUP) };
+        const { assert!(Self::GROUP <= MAX_GROUP && V::W <= 8) };
         let mut sq = splat_squares::<F, V>(p);
+        let mut step = V::splat(p.hg()[V::W - 1]);
+        let mut acc = V::from_lanes(&self.lanes[..V::W]);
+        let mut in_lanes = self.in_lanes;
         let inner = &mut self.inner;
         let end = end_of(data);
         self.held.feed(
@@ -482,17 +535,36 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             #[inline(always)]
             |g| {
                 prefetch_ahead(g, end);
-                Self::group(inner, p, &sq, g)
+                if !in_lanes {
+                    // The component's first group: the value so far moves to the lanes.
+                    acc = lanes_start::<F, V>(inner.horner.value(p.hg()));
+                    inner.horner.zeroize();
+                    in_lanes = true;
+                }
+                acc = lane_group::<F, V>(&sq, step, acc, g);
+                inner.component_bytes += Self::GROUP as u64;
             },
         );
+        acc.store(&mut self.lanes[..V::W]);
+        self.in_lanes = in_lanes;
+        acc.zeroize();
+        step.zeroize();
         wipe_squares(&mut sq);
     }
 
-    /// Give the held bytes (less than a group; they end the component) to `inner`: whole
-    /// super-blocks straight from the buffer, then the last, shorter one. (`inner` holds no
-    /// partial super-block: it takes only whole groups before this.)
+    /// Give the lanes' value, then the held bytes (less than a group; they end the
+    /// component) to `inner`: whole super-blocks straight from the buffer, then the last,
+    /// shorter one. (`inner` holds no partial super-block: it takes only whole groups before
+    /// this.)
     #[inline(always)]
     fn drain(&mut self, p: &Powers<F>) {
+        if self.in_lanes {
+            let mut acc = V::from_lanes(&self.lanes[..V::W]);
+            self.inner.horner = Horner::with_acc(lanes_value(p, acc));
+            acc.zeroize();
+            self.lanes.zeroize();
+            self.in_lanes = false;
+        }
         let held = self.held.held();
         if !held.is_empty() {
             super_blocks(p, &mut self.inner.horner, held);
@@ -519,10 +591,12 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     }
 }
 
-/// Wipes the bytes held and the inner state: the state of `BinWide::default()`.
+/// Wipes the bytes held, the lanes and the inner state: the state of `BinWide::default()`.
 impl<F: BinaryField, V: BinLanes<F>> Zeroize for BinWide<F, V> {
     fn zeroize(&mut self) {
         self.held.zeroize();
+        self.lanes.zeroize();
+        self.in_lanes = false;
         self.inner.zeroize();
     }
 }
@@ -530,7 +604,15 @@ impl<F: BinaryField, V: BinLanes<F>> Zeroize for BinWide<F, V> {
 #[cfg(test)]
 impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     pub fn is_wiped(&self) -> bool {
-        self.held.is_wiped() && self.inner.is_wiped()
+        let zero = |x: &F| {
+            let mut b = [0u8; 32];
+            x.write_bytes(&mut b);
+            b == [0; 32]
+        };
+        self.held.is_wiped()
+            && self.lanes.iter().all(zero)
+            && !self.in_lanes
+            && self.inner.is_wiped()
     }
 }
 
@@ -538,5 +620,6 @@ impl<F: BinaryField, V: BinLanes<F>> Drop for BinWide<F, V> {
     fn drop(&mut self) {
         // `inner` wipes itself when it drops.
         self.held.zeroize();
+        self.lanes.zeroize();
     }
 }

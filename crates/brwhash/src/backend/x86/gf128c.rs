@@ -111,6 +111,9 @@ impl Field for Gf128c {
 
     #[inline(always)]
     fn mul_wide(self, rhs: Self) -> Wide128c {
+        // Schoolbook: Karatsuba (as in `gf128x4`) puts a shuffle and an XOR on the dependency
+        // chain, and the xmm code runs short, latency-bound messages: Hash2L128 with a key,
+        // TSC cycles/byte, 256 B 0.45 -> 0.53, 64 B 0.79 -> 0.88 (1 KiB 0.264 -> 0.247).
         let (a, b) = (self.0, rhs.0);
         Wide128c([
             clmul::<0x00>(a, b),

@@ -17,7 +17,8 @@ use crate::field::Field;
 #[derive(Clone, Copy)]
 pub(crate) struct Gf256x4([__m512i; 2]);
 
-/// Unreduced products: the three Karatsuba products, each (lo, mid, hi), per lane.
+/// Unreduced products: the three Karatsuba products, each (lo, kmid, hi) (`mul128`), per
+/// lane.
 #[derive(Clone, Copy)]
 pub(crate) struct Wide256x4([[__m512i; 3]; 3]);
 
@@ -25,17 +26,26 @@ pub(crate) struct Wide256x4([[__m512i; 3]; 3]);
 fn xor3(a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
     [xor(a[0], b[0]), xor(a[1], b[1]), xor(a[2], b[2])]
 }
+/// A 128-bit product per lane by Karatsuba: (lo, kmid, hi), the middle term kmid + lo + hi
+/// (a linear correction, made once in `combine`).
 #[inline(always)]
 fn mul128(a: __m512i, b: __m512i) -> [__m512i; 3] {
     [
         clmul::<0x00>(a, b),
-        xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b)),
+        clmul::<0x00>(fold(a), fold(b)),
         clmul::<0x11>(a, b),
     ]
 }
+/// a_lo + a_hi in the low 64 bits of each lane.
+#[inline(always)]
+fn fold(a: __m512i) -> __m512i {
+    // SAFETY: see the module documentation of `backend::x86`.
+    xor(a, unsafe { _mm512_shuffle_epi32::<0x4e>(a) })
+}
 #[inline(always)]
 fn combine(p: [__m512i; 3]) -> [__m512i; 2] {
-    [xor(p[0], shl64(p[1])), xor(p[2], shr64(p[1]))]
+    let mid = xor(p[1], xor(p[0], p[2]));
+    [xor(p[0], shl64(mid)), xor(p[2], shr64(mid))]
 }
 #[inline(always)]
 fn times_q(v: __m512i, q: __m512i) -> (__m512i, __m512i) {
@@ -56,6 +66,18 @@ fn strided_halves(bytes: &[u8], off: usize, stride: usize) -> __m512i {
         let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(stride) as *const __m128i));
         let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * stride) as *const __m128i));
         _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * stride) as *const __m128i))
+    }
+}
+
+/// `x[j]` in 128-bit lane j.
+#[inline(always)]
+fn four_lanes(x: [__m128i; 4]) -> __m512i {
+    // SAFETY: see the module documentation of `backend::x86`.
+    unsafe {
+        let v = _mm512_castsi128_si512(x[0]);
+        let v = _mm512_inserti32x4::<1>(v, x[1]);
+        let v = _mm512_inserti32x4::<2>(v, x[2]);
+        _mm512_inserti32x4::<3>(v, x[3])
     }
 }
 
@@ -115,8 +137,9 @@ impl Field for Gf256x4 {
 
     #[inline(always)]
     fn widen(self) -> Wide256x4 {
-        // As in `gf256c`: the low Karatsuba product and again the middle one.
-        let l = [self.0[0], ZV, self.0[1]];
+        // As in `gf256c`: the low Karatsuba product and again the middle one; a0 + a1 X^128
+        // as a 128-bit product (lo a0, middle term 0, hi a1) has kmid = a0 + a1.
+        let l = [self.0[0], xor(self.0[0], self.0[1]), self.0[1]];
         Wide256x4([l, l, [ZV; 3]])
     }
 
@@ -168,6 +191,20 @@ impl BinLanes<Gf256c> for Gf256x4 {
             Gf256x4([b[0], b[1]]),
             Gf256x4([b[2], b[3]]),
         ]
+    }
+
+    #[inline(always)]
+    fn from_lanes(lanes: &[Gf256c]) -> Self {
+        let h = [
+            lanes[0].halves(),
+            lanes[1].halves(),
+            lanes[2].halves(),
+            lanes[3].halves(),
+        ];
+        Gf256x4([
+            four_lanes([h[0][0], h[1][0], h[2][0], h[3][0]]),
+            four_lanes([h[0][1], h[1][1], h[2][1], h[3][1]]),
+        ])
     }
 
     #[inline(always)]
