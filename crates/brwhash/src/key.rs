@@ -324,10 +324,13 @@ impl Key {
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
-        // Hash2L below one VPCLMULQDQ group (or on PCLMULQDQ): no streaming state at all.
+        // Hash2L below two super-blocks (or on PCLMULQDQ): the xmm code, no streaming state
+        // at all (`construct::WIDE_FROM`).
         #[cfg(target_arch = "x86_64")]
-        let narrow = |group: usize| {
-            !self.alg.is_vector() && (self.backend == Backend::Pclmul || msg.len() < group)
+        let narrow = |block: usize| {
+            !self.alg.is_vector()
+                && (self.backend == Backend::Pclmul
+                    || msg.len() < crate::construct::WIDE_FROM * block)
         };
         let simd = match &self.material {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
@@ -335,13 +338,9 @@ impl Key {
                 .or_else(|| simd_one_shot(self, p, msg))
                 .map(|v| prime_digest(v, s)),
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(p) if narrow(4 * 496) => {
-                Some(binary_digest(clmul128::one_shot(p, msg)))
-            }
+            Material::G128c(p) if narrow(16) => Some(binary_digest(clmul128::one_shot(p, msg))),
             #[cfg(target_arch = "x86_64")]
-            Material::G256c(p) if narrow(4 * 992) => {
-                Some(binary_digest(clmul256::one_shot(p, msg)))
-            }
+            Material::G256c(p) if narrow(32) => Some(binary_digest(clmul256::one_shot(p, msg))),
             // Hash2L on VPCLMULQDQ: the state on the stack.
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) if self.backend == Backend::Vpclmul && !self.alg.is_vector() => {

@@ -320,3 +320,58 @@ fn horner_group_knob_keeps_every_output() {
         assert!(Key::with_horner_group(alg, &key, Backend::Avx2, 4).is_err());
     }
 }
+
+/// vecHash2L: vectors of 1..=255 components, empty ones among them, whose lengths reach every
+/// way a component ends in the lanes (whole groups of 4 super-blocks, then 0..3 super-blocks,
+/// then a shorter one), one-shot and streamed in pieces that cross components.
+#[test]
+fn vectors_of_components_on_every_backend() {
+    let mut rng = Rng(6);
+    let pairs: Vec<_> = simd_pairs()
+        .into_iter()
+        .filter(|(_, a)| a.is_vector())
+        .collect();
+    println!("{} (backend, vecHash2L) pairs", pairs.len());
+    for (b, alg) in pairs {
+        let key = rng.bytes(alg.key_len());
+        let (fast, slow) = (
+            Key::with_backend(alg, &key, b).unwrap(),
+            portable(alg, &key),
+        );
+        // Super-block bytes: 31 blocks of 16 or 32 bytes.
+        let sb = 31 * alg.key_len();
+        let mut sizes = vec![0, 1, sb - 1, sb, sb + 1, 2 * sb, 2 * sb + 17];
+        for k in 0..=9 {
+            sizes.extend([k * sb, k * sb + 5, k * sb + sb - 3]);
+        }
+        for count in [1, 2, 3, 7, 30, 255] {
+            for _ in 0..3 {
+                let comps: Vec<Vec<u8>> = (0..count)
+                    .map(|_| {
+                        let n = if count > 30 {
+                            rng.below(300) as usize
+                        } else {
+                            sizes[rng.below(sizes.len() as u64) as usize]
+                        };
+                        rng.bytes(n)
+                    })
+                    .collect();
+                let refs: Vec<&[u8]> = comps.iter().map(|c| c.as_slice()).collect();
+                let want = slow.hash_vector(&refs).unwrap();
+                assert_eq!(fast.hash_vector(&refs).unwrap(), want, "{b} {alg} {count}");
+                for piece in [7, 500, 4096] {
+                    let mut h = Hasher::new(&fast);
+                    for (i, c) in comps.iter().enumerate() {
+                        if i > 0 {
+                            h.next_component().unwrap();
+                        }
+                        for p in c.chunks(piece) {
+                            h.update(p).unwrap();
+                        }
+                    }
+                    assert_eq!(h.finalize(), want, "{b} {alg} {count} pieces of {piece}");
+                }
+            }
+        }
+    }
+}

@@ -16,6 +16,13 @@ use zeroize::Zeroize;
 /// Super-block size eta.
 const ETA: usize = 31;
 
+/// Blocks from which a one-shot Hash2L message takes the VPCLMULQDQ lanes (below, the xmm
+/// code): two super-blocks. One super-block and a few blocks is faster in xmm registers, its
+/// two BRW values side by side (TSC cycles/byte, Hash2L128 with a key, xmm vs lanes: 512 B
+/// 0.316 vs 0.365, 768 B 0.319 vs 0.331, 992 B 0.252 vs 0.151; Hash2L256 1024 B 0.396 vs
+/// 0.412, 1536 B 0.443 vs 0.443, 1984 B 0.334 vs 0.192).
+pub(crate) const WIDE_FROM: usize = 2 * ETA;
+
 /// Hash2L of `msg` in one call, without a streaming state: whole super-blocks straight from
 /// `msg` (31 loads, straight-line BRW), the last one shorter, Horner in x^32 over them, then
 /// x * (x * acc + L).
@@ -71,8 +78,7 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
 /// rest as there: no streaming state, no buffer.
 #[inline(always)]
 pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, msg: &[u8]) -> F {
-    let group = V::W * ETA * F::BYTES;
-    if msg.len() < group {
+    if msg.len() < WIDE_FROM * F::BYTES {
         return hash2l_one_shot(p, msg);
     }
     let mut sq = splat_squares::<F, V>(p);
@@ -149,7 +155,8 @@ fn wipe_squares<V: Zeroize>(sq: &mut [V; 5]) {
 }
 
 /// The super-blocks of `bytes` (not empty) into `horner`: whole groups of W by the lanes of
-/// `V` ([`lane_group`]), then the rest one at a time.
+/// `V` ([`lane_group`]), the remaining whole super-blocks as one partial group, then the last,
+/// shorter one.
 #[inline(always)]
 fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
     p: &Powers<F>,
@@ -157,23 +164,22 @@ fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
     horner: &mut Horner<F>,
     bytes: &[u8],
 ) {
+    if bytes.len() < WIDE_FROM * F::BYTES {
+        super_blocks(p, horner, bytes);
+        return;
+    }
     let mut groups = bytes.chunks_exact(V::W * ETA * F::BYTES);
+    let mut acc = lanes_start::<F, V>(horner.value(p.hg()));
     if groups.len() > 0 {
         let end = end_of(bytes);
         let mut step = V::splat(p.hg()[V::W - 1]);
-        let mut acc = lanes_start::<F, V>(horner.value(p.hg()));
         for g in &mut groups {
             prefetch_ahead(g, end);
             acc = lane_group::<F, V>(sq, step, acc, g);
         }
-        *horner = Horner::with_acc(lanes_value(p, acc));
-        acc.zeroize();
         step.zeroize();
     }
-    let rest = groups.remainder();
-    if !rest.is_empty() {
-        super_blocks(p, horner, rest);
-    }
+    lanes_end(p, sq, acc, groups.remainder(), horner);
 }
 
 // Horner in gamma = x^32 over whole groups of W super-blocks, one stream per lane: lane j
@@ -194,33 +200,82 @@ fn lanes_start<F: BinaryField, V: BinLanes<F>>(h0: F) -> V {
 /// every lane.
 #[inline(always)]
 fn lane_group<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, bytes: &[u8]) -> V {
-    let vb = load_group::<F, V>(bytes);
+    let sb = ETA * F::BYTES;
+    let mut sbs: [&[u8]; 8] = [&[]; 8];
+    for (j, s) in sbs.iter_mut().enumerate().take(V::W) {
+        *s = &bytes[j * sb..(j + 1) * sb];
+    }
+    let vb = load_group::<F, V>(&sbs[..V::W]);
     V::reduce(V::wide_add(acc.mul_wide(step), ubrw_full(sq, &vb)))
 }
 
-/// The Horner value of the lanes: sum_j A_j gamma^(W-1-j), one lane product.
+/// The lanes `acc`, then the rest of a component (less than a group) into `horner`: the k
+/// (0..W) whole super-blocks of `rest` as a group whose first W - k super-blocks are missing,
+/// then the last, shorter super-block.
+///
+/// The value after the partial group is value * gamma^k + sum_(j<k) D_j gamma^(k-1-j); with
+/// value = sum_l A_l gamma^(W-1-l) and D_j computed in lane W - k + j, that is
+/// sum_l A_l gamma^(W-1-l+k) + D_l gamma^(W-1-l) (l >= W - k): lane products by key-only
+/// weights, and a weight 0 for the lanes without a super-block (they compute the first one
+/// again). (Masking those lanes' values instead cost 30-44 TSC cycles more at 496 B.)
 #[inline(always)]
-fn lanes_value<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, acc: V) -> F {
+fn lanes_end<F: BinaryField, V: BinLanes<F>>(
+    p: &Powers<F>,
+    sq: &[V; 5],
+    mut acc: V,
+    rest: &[u8],
+    horner: &mut Horner<F>,
+) {
     const { assert!(V::W <= 8) };
-    let hg = p.hg();
-    debug_assert!(hg.len() >= V::W);
-    // Lane W - 1 has weight 1: a zero here, its value added as it is.
+    let sb = ETA * F::BYTES;
+    let k = rest.len() / sb;
+    debug_assert!(k < V::W && p.hg().len() >= V::W + k - 1);
     let mut w = [F::ZERO; 8];
-    for (j, w) in w.iter_mut().enumerate().take(V::W - 1) {
-        *w = hg[V::W - 2 - j];
+    for (l, w) in w.iter_mut().enumerate().take(V::W) {
+        *w = gamma_pow(p, V::W - 1 - l + k);
     }
     let mut weights = V::from_lanes(&w[..V::W]);
+    let mut s = acc.mul_wide(weights);
+    if k > 0 {
+        let mut sbs: [&[u8]; 8] = [&[]; 8];
+        for (l, s) in sbs.iter_mut().enumerate().take(V::W) {
+            let at = (l + k).saturating_sub(V::W) * sb;
+            *s = &rest[at..at + sb];
+        }
+        let vb = load_group::<F, V>(&sbs[..V::W]);
+        let d = V::reduce(ubrw_full(sq, &vb));
+        for (l, w) in w.iter_mut().enumerate().take(V::W) {
+            *w = if l + k >= V::W {
+                gamma_pow(p, V::W - 1 - l)
+            } else {
+                F::ZERO
+            };
+        }
+        weights = V::from_lanes(&w[..V::W]);
+        s = V::wide_add(s, d.mul_wide(weights));
+    }
     let mut terms = [F::ZERO; 8];
-    V::reduce(acc.mul_wide(weights)).store(&mut terms[..V::W]);
-    let mut last = [F::ZERO; 8];
-    acc.store(&mut last[..V::W]);
-    let value = terms[..V::W - 1]
-        .iter()
-        .fold(last[V::W - 1], |s, &t| s.add(t));
+    V::reduce(s).store(&mut terms[..V::W]);
+    let value = terms[..V::W].iter().fold(F::ZERO, |s, &t| s.add(t));
+    *horner = Horner::with_acc(value);
+    acc.zeroize();
     weights.zeroize();
+    w.zeroize();
     terms.zeroize();
-    last.zeroize();
-    value
+    let tail = &rest[k * sb..];
+    if !tail.is_empty() {
+        super_blocks(p, horner, tail);
+    }
+}
+
+/// gamma^e, e = 0..=G.
+#[inline(always)]
+fn gamma_pow<F: BinaryField>(p: &Powers<F>, e: usize) -> F {
+    if e == 0 {
+        F::from_bytes(&[1])
+    } else {
+        p.hg()[e - 1]
+    }
 }
 
 /// x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
@@ -235,18 +290,17 @@ fn splat_squares<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>) -> [V; 5] {
     ]
 }
 
-/// The blocks of the W super-blocks in `bytes` (`W * 31` blocks): vector i = block i of
+/// The blocks of the super-blocks `sbs` (W of them, 31 blocks each): vector i = block i of
 /// each.
 #[inline(always)]
-fn load_group<F: BinaryField, V: BinLanes<F>>(bytes: &[u8]) -> [V; ETA] {
-    let stride = ETA * F::BYTES;
+fn load_group<F: BinaryField, V: BinLanes<F>>(sbs: &[&[u8]]) -> [V; ETA] {
     let mut vb = [V::ZERO; ETA];
     for i in (0..ETA - 3).step_by(4) {
-        let four = V::load_strided4(&bytes[i * F::BYTES..], stride);
+        let four = V::load_blocks4(sbs, i);
         vb[i..i + 4].copy_from_slice(&four);
     }
     for (i, v) in vb.iter_mut().enumerate().skip(ETA - 3) {
-        *v = V::load_strided(&bytes[i * F::BYTES..], stride);
+        *v = V::load_block(sbs, i);
     }
     vb
 }
@@ -449,18 +503,17 @@ pub(crate) trait BinLanes<F: BinaryField>: Field {
     const W: usize;
     /// `x` in every lane.
     fn splat(x: F) -> Self;
-    /// Lane j = the block at `bytes[j * stride..][..F::BYTES]` (full blocks).
-    fn load_strided(bytes: &[u8], stride: usize) -> Self;
-    /// Four consecutive `load_strided`s (blocks 0..3 of each lane's sequence), which a type
-    /// may do faster.
+    /// Lane j = block i of super-block `sbs[j]` (`sbs.len() == W`, each 31 blocks).
+    fn load_block(sbs: &[&[u8]], i: usize) -> Self;
+    /// Blocks i..i+3 of each super-block (`load_block` four times, which a type may do
+    /// faster).
     #[inline(always)]
-    fn load_strided4(bytes: &[u8], stride: usize) -> [Self; 4] {
-        let b = F::BYTES;
+    fn load_blocks4(sbs: &[&[u8]], i: usize) -> [Self; 4] {
         [
-            Self::load_strided(bytes, stride),
-            Self::load_strided(&bytes[b..], stride),
-            Self::load_strided(&bytes[2 * b..], stride),
-            Self::load_strided(&bytes[3 * b..], stride),
+            Self::load_block(sbs, i),
+            Self::load_block(sbs, i + 1),
+            Self::load_block(sbs, i + 2),
+            Self::load_block(sbs, i + 3),
         ]
     }
     /// The lanes as scalar elements (`out.len() == W`).
@@ -552,23 +605,27 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         wipe_squares(&mut sq);
     }
 
-    /// Give the lanes' value, then the held bytes (less than a group; they end the
-    /// component) to `inner`: whole super-blocks straight from the buffer, then the last,
+    /// Give the lanes' value and the held bytes (less than a group; they end the component)
+    /// to `inner`: the held whole super-blocks as a partial group in the lanes, then the last,
     /// shorter one. (`inner` holds no partial super-block: it takes only whole groups before
     /// this.)
     #[inline(always)]
     fn drain(&mut self, p: &Powers<F>) {
-        if self.in_lanes {
-            let mut acc = V::from_lanes(&self.lanes[..V::W]);
-            self.inner.horner = Horner::with_acc(lanes_value(p, acc));
-            acc.zeroize();
+        let held = self.held.held();
+        self.inner.component_bytes += held.len() as u64;
+        if self.in_lanes || held.len() >= WIDE_FROM * F::BYTES {
+            let acc = if self.in_lanes {
+                V::from_lanes(&self.lanes[..V::W])
+            } else {
+                lanes_start::<F, V>(self.inner.horner.value(p.hg()))
+            };
+            let mut sq = splat_squares::<F, V>(p);
+            lanes_end(p, &sq, acc, held, &mut self.inner.horner);
+            wipe_squares(&mut sq);
             self.lanes.zeroize();
             self.in_lanes = false;
-        }
-        let held = self.held.held();
-        if !held.is_empty() {
+        } else if !held.is_empty() {
             super_blocks(p, &mut self.inner.horner, held);
-            self.inner.component_bytes += held.len() as u64;
         }
         self.held.clear();
     }

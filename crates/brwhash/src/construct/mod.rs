@@ -15,7 +15,7 @@ mod twolevel;
 pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
 pub(crate) use hash2l::{
     hash2l_one_shot, hash2l_wide_one_shot, vec_hash2l_one_shot, vec_hash2l_wide_one_shot,
-    BinHasher, BinLanes, BinWide,
+    BinHasher, BinLanes, BinWide, WIDE_FROM,
 };
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};

@@ -7,7 +7,9 @@
 
 use core::arch::x86_64::*;
 
-use super::ops::clmul512::{clmul, load_rows, shl64, shr64, transpose4, xor, ZV};
+use super::ops::clmul512::{
+    clmul, four_lanes, load_lanes, load_rows, shl64, shr64, transpose4, xor, ZV,
+};
 
 use super::gf256c::Gf256c;
 use crate::construct::BinLanes;
@@ -52,33 +54,6 @@ fn times_q(v: __m512i, q: __m512i) -> (__m512i, __m512i) {
     let t0 = clmul::<0x00>(v, q);
     let t1 = clmul::<0x01>(v, q);
     (xor(t0, shl64(t1)), shr64(t1))
-}
-
-/// The 16 bytes at `off`, `off + stride`, `off + 2 stride`, `off + 3 stride` as lanes 0..3
-/// (a function, not a closure: see `backend::x86`).
-#[inline(always)]
-fn strided_halves(bytes: &[u8], off: usize, stride: usize) -> __m512i {
-    let bytes = &bytes[..off + 3 * stride + 16];
-    // SAFETY: the slice holds the four 16-byte pieces the loads read.
-    unsafe {
-        let p = bytes.as_ptr().add(off);
-        let v = _mm512_castsi128_si512(_mm_loadu_si128(p as *const __m128i));
-        let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(p.add(stride) as *const __m128i));
-        let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(p.add(2 * stride) as *const __m128i));
-        _mm512_inserti32x4::<3>(v, _mm_loadu_si128(p.add(3 * stride) as *const __m128i))
-    }
-}
-
-/// `x[j]` in 128-bit lane j.
-#[inline(always)]
-fn four_lanes(x: [__m128i; 4]) -> __m512i {
-    // SAFETY: see the module documentation of `backend::x86`.
-    unsafe {
-        let v = _mm512_castsi128_si512(x[0]);
-        let v = _mm512_inserti32x4::<1>(v, x[1]);
-        let v = _mm512_inserti32x4::<2>(v, x[2]);
-        _mm512_inserti32x4::<3>(v, x[3])
-    }
 }
 
 impl Default for Gf256x4 {
@@ -171,20 +146,16 @@ impl BinLanes<Gf256c> for Gf256x4 {
     }
 
     #[inline(always)]
-    fn load_strided(bytes: &[u8], stride: usize) -> Self {
-        let bytes = &bytes[..3 * stride + 32];
-        Gf256x4([
-            strided_halves(bytes, 0, stride),
-            strided_halves(bytes, 16, stride),
-        ])
+    fn load_block(sbs: &[&[u8]], i: usize) -> Self {
+        Gf256x4([load_lanes(sbs, 32 * i), load_lanes(sbs, 32 * i + 16)])
     }
 
     /// Blocks i..i+3 of the four super-blocks: two 64-byte loads per super-block (each two
     /// blocks: lo, hi, lo, hi), transposed into the lo and hi vectors of two blocks each.
     #[inline(always)]
-    fn load_strided4(bytes: &[u8], stride: usize) -> [Self; 4] {
-        let a = transpose4(load_rows(bytes, stride));
-        let b = transpose4(load_rows(&bytes[64..], stride));
+    fn load_blocks4(sbs: &[&[u8]], i: usize) -> [Self; 4] {
+        let a = transpose4(load_rows(sbs, 32 * i));
+        let b = transpose4(load_rows(sbs, 32 * i + 64));
         [
             Gf256x4([a[0], a[1]]),
             Gf256x4([a[2], a[3]]),

@@ -300,18 +300,52 @@ pub(crate) mod clmul512 {
         }
     }
 
-    /// Four 64-byte rows at `bytes`, `bytes + stride`, .. (the slice holds them).
+    /// The 64 bytes at `off` of each of four slices.
     #[inline(always)]
-    pub(crate) fn load_rows(bytes: &[u8], stride: usize) -> [__m512i; 4] {
-        let bytes = &bytes[..3 * stride + 64];
+    pub(crate) fn load_rows(rows: &[&[u8]], off: usize) -> [__m512i; 4] {
+        [
+            load64(&rows[0][off..]),
+            load64(&rows[1][off..]),
+            load64(&rows[2][off..]),
+            load64(&rows[3][off..]),
+        ]
+    }
+
+    /// The first 64 bytes of `bytes`.
+    #[inline(always)]
+    fn load64(bytes: &[u8]) -> __m512i {
+        let bytes = &bytes[..64];
+        // SAFETY: the slice holds the 64 bytes the load reads.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr() as *const __m512i) }
+    }
+
+    /// The first 16 bytes of `bytes`.
+    #[inline(always)]
+    fn load16(bytes: &[u8]) -> __m128i {
+        let bytes = &bytes[..16];
+        // SAFETY: the slice holds the 16 bytes the load reads.
+        unsafe { _mm_loadu_si128(bytes.as_ptr() as *const __m128i) }
+    }
+
+    /// The 16 bytes at `off` of each of four slices, in 128-bit lanes 0..3.
+    #[inline(always)]
+    pub(crate) fn load_lanes(rows: &[&[u8]], off: usize) -> __m512i {
+        four_lanes([
+            load16(&rows[0][off..]),
+            load16(&rows[1][off..]),
+            load16(&rows[2][off..]),
+            load16(&rows[3][off..]),
+        ])
+    }
+
+    /// `x[j]` in 128-bit lane j.
+    #[inline(always)]
+    pub(crate) fn four_lanes(x: [__m128i; 4]) -> __m512i {
         unsafe {
-            let p = bytes.as_ptr();
-            [
-                _mm512_loadu_si512(p as *const __m512i),
-                _mm512_loadu_si512(p.add(stride) as *const __m512i),
-                _mm512_loadu_si512(p.add(2 * stride) as *const __m512i),
-                _mm512_loadu_si512(p.add(3 * stride) as *const __m512i),
-            ]
+            let v = _mm512_castsi128_si512(x[0]);
+            let v = _mm512_inserti32x4::<1>(v, x[1]);
+            let v = _mm512_inserti32x4::<2>(v, x[2]);
+            _mm512_inserti32x4::<3>(v, x[3])
         }
     }
 
