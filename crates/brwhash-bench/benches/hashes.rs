@@ -33,6 +33,7 @@ fn hashes(c: &mut Criterion) {
         settings: brwhash_bench::harness::Settings::quick(),
         default_row: true,
         piece: suite::DEFAULT_PIECE,
+        components: 1,
     };
     let prepared = match suite::prepare(&plan) {
         Ok(p) => p,

@@ -102,6 +102,32 @@ pub struct Plan {
     pub default_row: bool,
     /// Bytes per `Hasher::update` of the stream rows ([`DEFAULT_PIECE`]).
     pub piece: usize,
+    /// vecHash2L rows: each message as this many components (1..=255) of equal length, the
+    /// last one taking the rest ([`split`]); 1 for other algorithms.
+    pub components: usize,
+}
+
+/// `m` as `n` components of equal length, the last one taking the rest, in `out` (at least
+/// `n` entries); returns them.
+pub fn split<'m, 'o>(m: &'m [u8], n: usize, out: &'o mut [&'m [u8]]) -> &'o [&'m [u8]] {
+    let each = m.len() / n;
+    for (i, c) in out[..n].iter_mut().enumerate() {
+        let end = if i + 1 == n { m.len() } else { (i + 1) * each };
+        *c = &m[i * each..end];
+    }
+    &out[..n]
+}
+
+/// A message's components for [`split`]: on the stack up to 16 of them (no allocation in the
+/// measured call), on the heap beyond.
+fn with_components<R>(m: &[u8], n: usize, f: impl FnOnce(&[&[u8]]) -> R) -> R {
+    if n <= 16 {
+        let mut parts: [&[u8]; 16] = [&[]; 16];
+        f(split(m, n, &mut parts))
+    } else {
+        let mut parts: Vec<&[u8]> = vec![&[]; n];
+        f(split(m, n, &mut parts))
+    }
 }
 
 /// Bytes per `Hasher::update` of the stream rows unless a plan says otherwise: a common
@@ -124,6 +150,7 @@ impl Plan {
             settings: Settings::full(),
             default_row: false,
             piece: DEFAULT_PIECE,
+            components: 1,
         }
     }
 }
@@ -276,12 +303,25 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
     if plan.piece == 0 {
         return Err("the stream rows' piece size must be at least 1 byte".into());
     }
+    if !(1..=255).contains(&plan.components) {
+        return Err(format!(
+            "{} components: a vecHash2L vector has 1..=255",
+            plan.components
+        ));
+    }
     let mut notes = Vec::new();
     if plan.modes.contains(&Mode::Stream) {
         notes.push(format!(
             "stream rows: Key::new once, then Hasher::new, Hasher::update in pieces of {} bytes \
              and Hasher::into_digest per message",
             plan.piece
+        ));
+    }
+    if plan.components > 1 && plan.algorithms.iter().any(|a| a.is_vector()) {
+        notes.push(format!(
+            "vecHash2L rows: each message as {} components of equal length (the last one \
+             takes the rest)",
+            plan.components
         ));
     }
     let mut rows = Vec::new();
@@ -294,6 +334,9 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
     for (ai, &alg) in plan.algorithms.iter().enumerate() {
         let key = bench_key(alg.key_len(), ai as u64);
         let default = Backend::select(alg, None).map_err(|e| format!("{alg}: {e}"))?;
+        // Components per message: `plan.components` for vecHash2L, else 1 (and then
+        // `hash_vector` of one component is `hash`, and the rows call `hash`).
+        let parts = if alg.is_vector() { plan.components } else { 1 };
         // `None`: the dispatched default (no backend forced).
         let mut candidates: Vec<Option<Backend>> = match &plan.backends {
             Some(list) => list.iter().copied().map(Some).collect(),
@@ -306,7 +349,12 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
             .iter()
             .map(|&n| {
                 let msg = crate::pseudo_random_bytes(n as u64, n);
-                brwhash::hash(alg, &key, &msg).map_err(|e| format!("{alg}: {e}"))
+                if parts > 1 {
+                    with_components(&msg, parts, |c| brwhash::hash_vector(alg, &key, c))
+                } else {
+                    brwhash::hash(alg, &key, &msg)
+                }
+                .map_err(|e| format!("{alg}: {e}"))
             })
             .collect::<Result<_, _>>()?;
         let mut any = false;
@@ -335,6 +383,21 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                     field: FieldKind::of(alg),
                 };
                 match mode {
+                    Mode::OneShot if parts > 1 => {
+                        let key = key.clone();
+                        routines.push(Box::new(move |m: &[u8]| {
+                            with_components(m, parts, |c| match choice {
+                                Some(b) => black_box(
+                                    Key::with_backend(alg, black_box(&key), b)
+                                        .and_then(|k| k.hash_vector(c))
+                                        .ok(),
+                                ),
+                                None => {
+                                    black_box(brwhash::hash_vector(alg, black_box(&key), c).ok())
+                                }
+                            });
+                        }));
+                    }
                     Mode::OneShot => {
                         let key = key.clone();
                         routines.push(match choice {
@@ -353,10 +416,18 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                         let size = plan.piece;
                         let stream = move |k: &Key, m: &[u8]| {
                             let mut h = brwhash::Hasher::new(k);
-                            for piece in m.chunks(size) {
-                                // A message of a benchmark is far below the length limit.
-                                let _ = h.update(piece);
-                            }
+                            with_components(m, parts, |c| {
+                                for (i, c) in c.iter().enumerate() {
+                                    if i > 0 {
+                                        // A vecHash2L key: next_component cannot fail.
+                                        let _ = h.next_component();
+                                    }
+                                    for piece in c.chunks(size) {
+                                        // A benchmark's message is far below the limit.
+                                        let _ = h.update(piece);
+                                    }
+                                }
+                            });
                             h.into_digest()
                         };
                         for (&n, want) in check_lens.iter().zip(&expected) {
@@ -374,9 +445,17 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                     }
                     Mode::Key => {
                         let k = keyed(&key).map_err(|e| format!("{alg} on {b}: {e}"))?;
+                        let keyed_hash = move |k: &Key, m: &[u8]| {
+                            if parts > 1 {
+                                with_components(m, parts, |c| k.hash_vector(c))
+                                    .expect("a vecHash2L key takes 2..=255 components")
+                            } else {
+                                k.hash(m)
+                            }
+                        };
                         for (&n, want) in check_lens.iter().zip(&expected) {
                             let msg = crate::pseudo_random_bytes(n as u64, n);
-                            if k.hash(&msg) != *want {
+                            if keyed_hash(&k, &msg) != *want {
                                 return Err(format!(
                                     "{alg} on backend {b} disagrees with brwhash::hash on a \
                                      {n}-byte message"
@@ -384,7 +463,7 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                             }
                         }
                         routines.push(Box::new(move |m: &[u8]| {
-                            black_box(k.hash(m));
+                            black_box(keyed_hash(&k, m));
                         }));
                     }
                 }
@@ -532,6 +611,7 @@ mod tests {
             settings: Settings::quick(),
             default_row: false,
             piece: DEFAULT_PIECE,
+            components: 1,
         }
     }
 

@@ -112,6 +112,7 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
         },
         default_row,
         piece,
+        components: args.components,
     })
 }
 

@@ -221,6 +221,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "BYTES", default_value = "4096")]
     pub piece: String,
 
+    /// vecHash2L rows: each message as N components of equal length (the last one takes the
+    /// rest), 1..=255
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub components: usize,
+
     /// Leave out the peers (OpenSSL, intel-ipsec-mb, RustCrypto)
     #[arg(long)]
     pub no_peers: bool,

@@ -163,6 +163,32 @@ fn no_peers_and_one_mode() {
     assert!(!stdout.contains("Ratio to"), "{stdout}");
 }
 
+/// `--components N`: vecHash2L rows hash each message as N components (checked against
+/// `brwhash::hash_vector` before they are measured, in every mode); other rows are unchanged.
+#[test]
+fn vector_rows_with_components() {
+    let stdout = success_stdout(brwhash().args([
+        "bench",
+        "--quick",
+        "--no-peers",
+        "--components",
+        "3",
+        "--backends",
+        "portable,default",
+        "--alg",
+        "vecHash2L128,Hash2L128",
+        "--lengths",
+        "100,3K",
+    ]));
+    let rows = stdout
+        .lines()
+        .filter(|l| l.starts_with("| brwhash "))
+        .count();
+    // 2 algorithms x 2 backends x 3 modes.
+    assert_eq!(rows, 12, "{stdout}");
+    assert!(stdout.contains("as 3 components of equal length"), "{stdout}");
+}
+
 #[test]
 fn bad_options_exit_2_with_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
@@ -173,6 +199,9 @@ fn bad_options_exit_2_with_one_clear_line() {
         (&["--lengths", "1G"], "--lengths"),
         (&["--backends", "nosuchbackend"], "--backends"),
         (&["--mode", "sometimes"], "--mode"),
+        (&["--components", "0"], "components"),
+        (&["--components", "256"], "components"),
+        (&["--components", "x"], "--components"),
     ];
     for (args, needle) in cases {
         brwhash()

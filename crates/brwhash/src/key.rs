@@ -337,6 +337,12 @@ impl Key {
             Material::P1305(p) => poly1305_scalar(self, p, msg)
                 .or_else(|| simd_one_shot(self, p, msg))
                 .map(|v| prime_digest(v, s)),
+            // vecHash2L on PCLMULQDQ / VPCLMULQDQ: the one-component vector without a
+            // streaming state (`hash_vector` of one component cannot fail).
+            #[cfg(target_arch = "x86_64")]
+            Material::G128c(_) | Material::G256c(_) if self.alg.is_vector() => {
+                self.hash_vector(&[msg]).ok()
+            }
             #[cfg(target_arch = "x86_64")]
             Material::G128c(p) if narrow(16) => Some(binary_digest(clmul128::one_shot(p, msg))),
             #[cfg(target_arch = "x86_64")]
