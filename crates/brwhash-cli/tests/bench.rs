@@ -186,7 +186,10 @@ fn vector_rows_with_components() {
         .count();
     // 2 algorithms x 2 backends x 3 modes.
     assert_eq!(rows, 12, "{stdout}");
-    assert!(stdout.contains("as 3 components of equal length"), "{stdout}");
+    assert!(
+        stdout.contains("as 3 components of equal length"),
+        "{stdout}"
+    );
 }
 
 #[test]

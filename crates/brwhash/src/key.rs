@@ -573,11 +573,12 @@ impl<'k> Hasher<'k> {
             Material::P1271(_) => State::P1271(PrimeHasher::new(alg, backend, length)),
             Material::P1305(_) => State::P1305(PrimeHasher::new(alg, backend, length)),
             Material::G128(_) => State::G128(Box::default()),
-            // VPCLMULQDQ pays off from one group of four super-blocks; a one-shot message
-            // below that takes the PCLMULQDQ state.
+            // VPCLMULQDQ pays off from two super-blocks (`construct::WIDE_FROM`); a message
+            // known to be shorter takes the PCLMULQDQ state.
             #[cfg(target_arch = "x86_64")]
             Material::G128c(_)
-                if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 496) =>
+                if backend == Backend::Vpclmul
+                    && length.is_none_or(|n| n >= crate::construct::WIDE_FROM as u64 * 16) =>
             {
                 State::G128w(Box::default())
             }
@@ -585,7 +586,8 @@ impl<'k> Hasher<'k> {
             Material::G128c(_) => State::G128c(Box::default()),
             #[cfg(target_arch = "x86_64")]
             Material::G256c(_)
-                if backend == Backend::Vpclmul && length.is_none_or(|n| n >= 4 * 992) =>
+                if backend == Backend::Vpclmul
+                    && length.is_none_or(|n| n >= crate::construct::WIDE_FROM as u64 * 32) =>
             {
                 State::G256w(Box::default())
             }
