@@ -205,7 +205,13 @@ fn lane_group<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, byte
     for (j, s) in sbs.iter_mut().enumerate().take(V::W) {
         *s = &bytes[j * sb..(j + 1) * sb];
     }
-    let vb = load_group::<F, V>(&sbs[..V::W]);
+    lane_step::<F, V>(sq, step, acc, &sbs[..V::W])
+}
+
+/// [`lane_group`] of the W super-blocks `sbs`, wherever they are.
+#[inline(always)]
+fn lane_step<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, sbs: &[&[u8]]) -> V {
+    let vb = load_group::<F, V>(sbs);
     V::reduce(V::wide_add(acc.mul_wide(step), ubrw_full(sq, &vb)))
 }
 
@@ -573,33 +579,61 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             .set_bytes_for_test(n - self.held.held().len() as u64);
     }
 
+    /// `data` into the lanes, a group at a time. A group may start in the held bytes: their
+    /// whole super-blocks are read where they are, beside the first super-blocks of `data`
+    /// (the lanes load each super-block from its own address), so only the held partial
+    /// super-block is completed by a copy, not the whole group (4 KiB updates at 64 KiB:
+    /// 14% of the time in `memmove` before).
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
         const { assert!(Self::GROUP <= MAX_GROUP && V::W <= 8) };
+        let sb = ETA * F::BYTES;
+        let held = self.held.held().len();
+        // Too little to complete a group with the held bytes: hold it all.
+        if held + data.len() < Self::GROUP {
+            self.held.append(data);
+            return;
+        }
         let mut sq = splat_squares::<F, V>(p);
         let mut step = V::splat(p.hg()[V::W - 1]);
-        let mut acc = V::from_lanes(&self.lanes[..V::W]);
-        let mut in_lanes = self.in_lanes;
-        let inner = &mut self.inner;
+        let mut acc = if self.in_lanes {
+            V::from_lanes(&self.lanes[..V::W])
+        } else {
+            // The component's first group: the value so far moves to the lanes.
+            let a = lanes_start::<F, V>(self.inner.horner.value(p.hg()));
+            self.inner.horner.zeroize();
+            a
+        };
+        if held > 0 {
+            // Complete the held partial super-block, then the group with data's first
+            // super-blocks.
+            let (part, rest) = data.split_at((sb - held % sb) % sb);
+            self.held.append(part);
+            let h = self.held.held().len() / sb;
+            let (first, rest) = rest.split_at((V::W - h) * sb);
+            let mut sbs: [&[u8]; 8] = [&[]; 8];
+            for (j, s) in sbs.iter_mut().enumerate().take(V::W) {
+                *s = if j < h {
+                    &self.held.held()[j * sb..(j + 1) * sb]
+                } else {
+                    &first[(j - h) * sb..(j - h + 1) * sb]
+                };
+            }
+            acc = lane_step::<F, V>(&sq, step, acc, &sbs[..V::W]);
+            self.held.clear();
+            data = rest;
+            self.inner.component_bytes += Self::GROUP as u64;
+        }
+        let mut groups = data.chunks_exact(Self::GROUP);
         let end = end_of(data);
-        self.held.feed(
-            Self::GROUP,
-            data,
-            #[inline(always)]
-            |g| {
-                prefetch_ahead(g, end);
-                if !in_lanes {
-                    // The component's first group: the value so far moves to the lanes.
-                    acc = lanes_start::<F, V>(inner.horner.value(p.hg()));
-                    inner.horner.zeroize();
-                    in_lanes = true;
-                }
-                acc = lane_group::<F, V>(&sq, step, acc, g);
-                inner.component_bytes += Self::GROUP as u64;
-            },
-        );
+        for g in &mut groups {
+            prefetch_ahead(g, end);
+            acc = lane_group::<F, V>(&sq, step, acc, g);
+            self.inner.component_bytes += Self::GROUP as u64;
+        }
+        self.held.append(groups.remainder());
         acc.store(&mut self.lanes[..V::W]);
-        self.in_lanes = in_lanes;
+        self.in_lanes = true;
         acc.zeroize();
         step.zeroize();
         wipe_squares(&mut sq);
