@@ -138,15 +138,15 @@ impl Field for Gf128c {
 
     #[inline(always)]
     fn reduce(w: Wide128c) -> Self {
+        // lo + mid x^64 + hi x^128 with mid = m1 x^64 + m0 and hi = h1 x^64 + h0:
+        // r = h1 * 0x87 (at most 71 bits; mid does not touch h1, so r need not wait for it);
+        // t = h0 + m1 + (r >> 64); s = t * 0x87; the value lo + s + (m0 + r) x^64.
         let [lo, mid, hi] = w.0;
-        let lo = xor(lo, shl64(mid));
-        let hi = xor(hi, shr64(mid));
         let poly = from_u128(0x87);
-        // r = h1 * 0x87 (at most 71 bits); t = h0 + (r >> 64); s = t * 0x87.
         let r = clmul::<0x01>(hi, poly);
-        let t = xor(hi, shr64(r));
+        let t = xor(xor(hi, shr64(mid)), shr64(r));
         let s = clmul::<0x00>(t, poly);
-        Gf128c(xor(xor(lo, s), shl64(r)))
+        Gf128c(xor(xor(lo, s), shl64(xor(mid, r))))
     }
 }
 

@@ -272,6 +272,11 @@ pub(crate) mod clmul512 {
     pub(crate) fn xor(a: __m512i, b: __m512i) -> __m512i {
         unsafe { _mm512_xor_si512(a, b) }
     }
+    /// a + b + c (one instruction).
+    #[inline(always)]
+    pub(crate) fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+        unsafe { _mm512_ternarylogic_epi64::<0x96>(a, b, c) }
+    }
     /// Per 128-bit lane: the 64x64 carry-less product of the qwords IMM selects.
     #[inline(always)]
     pub(crate) fn clmul<const IMM: i32>(a: __m512i, b: __m512i) -> __m512i {
