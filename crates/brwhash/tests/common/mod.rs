@@ -91,3 +91,22 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// The digest of the vector `components` streamed through a `Hasher`: each component in
+/// `piece`-byte updates, `next_component` between them.
+pub fn stream_vector<C: AsRef<[u8]>>(
+    key: &brwhash::Key,
+    components: &[C],
+    piece: usize,
+) -> brwhash::Digest {
+    let mut h = brwhash::Hasher::new(key);
+    for (i, c) in components.iter().enumerate() {
+        if i > 0 {
+            h.next_component().unwrap();
+        }
+        for p in c.as_ref().chunks(piece) {
+            h.update(p).unwrap();
+        }
+    }
+    h.finalize()
+}
