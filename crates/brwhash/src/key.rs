@@ -324,13 +324,13 @@ impl Key {
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
-        // Hash2L below two super-blocks (or on PCLMULQDQ): the xmm code, no streaming state
-        // at all (`construct::WIDE_FROM`).
+        // Hash2L below a few blocks (or on PCLMULQDQ): the xmm code, no streaming state at
+        // all (`construct::TREE_FROM`).
         #[cfg(target_arch = "x86_64")]
         let narrow = |block: usize| {
             !self.alg.is_vector()
                 && (self.backend == Backend::Pclmul
-                    || msg.len() < crate::construct::WIDE_FROM * block)
+                    || msg.len() < crate::construct::TREE_FROM * block)
         };
         let simd = match &self.material {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),

@@ -59,6 +59,19 @@ fn assert_every_split(key: &Key, msg: &[u8], want: &brwhash::Digest, label: &str
     }
 }
 
+/// `fast` (a key on a SIMD backend) gives the digest of `slow` (portable) for `msg`, by
+/// `Key::hash` and by the one-shot API (its own stack-only paths).
+fn assert_both_ways(fast: &Key, slow: &Key, key: &[u8], msg: &[u8]) {
+    let (b, alg, n) = (fast.backend(), fast.algorithm(), msg.len());
+    let want = slow.hash(msg);
+    assert_eq!(fast.hash(msg), want, "{b} {alg} n={n}");
+    assert_eq!(
+        brwhash::hash_with_backend(alg, b, key, msg).unwrap(),
+        want,
+        "{b} {alg} one-shot n={n}"
+    );
+}
+
 fn portable(alg: Algorithm, key: &[u8]) -> Key {
     Key::with_backend(alg, key, Backend::Portable).unwrap()
 }
@@ -77,14 +90,7 @@ fn every_length_to_2048_and_special_keys() {
             let msg = rng.bytes(2048);
             let ones = vec![0xff; 2048];
             for n in 0..=2048 {
-                let want = slow.hash(&msg[..n]);
-                assert_eq!(fast.hash(&msg[..n]), want, "{b} {alg} n={n}");
-                // The one-shot API (its own stack-only path for scalar code).
-                assert_eq!(
-                    brwhash::hash_with_backend(alg, b, &key, &msg[..n]).unwrap(),
-                    want,
-                    "{b} {alg} one-shot n={n}"
-                );
+                assert_both_ways(&fast, &slow, &key, &msg[..n]);
                 assert_eq!(
                     fast.hash(&ones[..n]),
                     slow.hash(&ones[..n]),
@@ -365,6 +371,41 @@ fn vectors_of_components_on_every_backend() {
                         want,
                         "{b} {alg} {count} pieces of {piece}"
                     );
+                }
+            }
+        }
+    }
+}
+
+/// Hash2L one-shot: every way a message ends after its whole groups of 4 super-blocks (none,
+/// one, two): 0..=3 whole super-blocks, then a shorter one of every block count 0..=30, its
+/// last block whole or one byte short; keys all-ones and random.
+#[test]
+fn hash2l_every_super_block_shape() {
+    let mut rng = Rng(7);
+    let pairs: Vec<_> = simd_pairs()
+        .into_iter()
+        .filter(|(_, a)| a.binary_field().is_some() && !a.is_vector())
+        .collect();
+    println!("{} (backend, Hash2L) pairs", pairs.len());
+    for (b, alg) in pairs {
+        let bytes = alg.key_len();
+        let sb = 31 * bytes;
+        let msg = rng.bytes(2 * 4 * sb + 4 * sb);
+        for key in [vec![0xff; bytes], rng.bytes(bytes)] {
+            let (fast, slow) = (
+                Key::with_backend(alg, &key, b).unwrap(),
+                portable(alg, &key),
+            );
+            for groups in 0..=2 {
+                for whole in 0..=3 {
+                    for r in 0..=30 {
+                        for short_by in [0, 1] {
+                            let n =
+                                ((4 * groups + whole) * sb + r * bytes).saturating_sub(short_by);
+                            assert_both_ways(&fast, &slow, &key, &msg[..n]);
+                        }
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ mod twolevel;
 pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
 pub(crate) use hash2l::{
     hash2l_one_shot, hash2l_wide_one_shot, vec_hash2l_one_shot, vec_hash2l_wide_one_shot,
-    BinHasher, BinLanes, BinWide, WIDE_FROM,
+    BinHasher, BinLanes, BinWide, TREE_FROM, WIDE_FROM,
 };
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
@@ -48,6 +48,11 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L); read
     /// through `hg()`.
     hg: [F; G],
+    /// hl[e] = x^2 gamma^e, e < n_hl: Hash2L's end weights (the final x * (x * acc + L)
+    /// folded into the Horner weights, `construct::hash2l`); read through `hl()`.
+    hl: [F; G],
+    /// Entries of `hl` computed (0 unless [`fill_end_weights`](Self::fill_end_weights)).
+    n_hl: usize,
     /// Entries of `sq` computed (the rest are zero).
     n_sq: usize,
     /// Entries of `hx` computed: the Horner group size g in x.
@@ -94,6 +99,8 @@ impl<F: Field, const S: usize> Powers<F, S> {
             sq: [F::ZERO; S],
             hx: [F::ZERO; G],
             hg: [F::ZERO; G],
+            hl: [F::ZERO; G],
+            n_hl: 0,
             n_sq: 0,
             n_hx: 0,
             n_hg: 0,
@@ -131,6 +138,25 @@ impl<F: Field, const S: usize> Powers<F, S> {
             self.n_hg = n_hg.clamp(1, G);
             fill_powers(&mut self.hg[..self.n_hg], gamma);
         }
+    }
+
+    /// Hash2L's end weights hl[e] = x^2 gamma^e for e < n (at most G): independent
+    /// products, after `fill_hg` with gamma (and x^2 = sq[1]).
+    #[inline(always)]
+    pub(crate) fn fill_end_weights(&mut self, n: usize) {
+        debug_assert!(self.n_sq >= 2 && self.n_hg + 1 >= n);
+        let n = n.min(G);
+        let x2 = self.sq[1];
+        for e in 0..n {
+            self.hl[e] = if e == 0 { x2 } else { self.hg[e - 1].mul(x2) };
+        }
+        self.n_hl = self.n_hl.max(n);
+    }
+
+    /// x^2 gamma^0 ..: the end weights computed.
+    #[inline(always)]
+    pub fn hl(&self) -> &[F] {
+        &self.hl[..self.n_hl]
     }
 
     pub fn x(&self) -> F {
@@ -316,6 +342,9 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
             e.zeroize();
         }
         for e in &mut self.hg[..self.n_hg] {
+            e.zeroize();
+        }
+        for e in &mut self.hl[..self.n_hl] {
             e.zeroize();
         }
     }

@@ -44,7 +44,7 @@ pub fn ubrw_full<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide 
 // types must inline whole into their `#[target_feature]` callers (see `backend::x86`).
 
 #[inline(always)]
-fn ubrw7<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+pub(crate) fn ubrw7<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
     let head = F::reduce(ubrw_le3(sq, &ms[..3])).mul_wide(sq.sq(2).add_block(ms[3]));
     F::wide_add(head, ubrw_le3(sq, &ms[4..7]))
 }

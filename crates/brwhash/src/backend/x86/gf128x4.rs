@@ -152,6 +152,12 @@ impl BinLanes<Gf128c> for Gf128x4 {
     }
 
     #[inline(always)]
+    fn put_lane(self, j: usize, x: Gf128c) -> Self {
+        // SAFETY: see the module documentation of `backend::x86`.
+        Gf128x4(unsafe { _mm512_mask_broadcast_i32x4(self.0, 0xf << (4 * j), x.xmm()) })
+    }
+
+    #[inline(always)]
     fn store(self, out: &mut [Gf128c]) {
         // SAFETY: see the module documentation of `backend::x86`.
         unsafe {

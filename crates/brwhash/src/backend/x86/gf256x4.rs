@@ -179,6 +179,19 @@ impl BinLanes<Gf256c> for Gf256x4 {
     }
 
     #[inline(always)]
+    fn put_lane(self, j: usize, x: Gf256c) -> Self {
+        let [lo, hi] = x.halves();
+        let m = 0xf << (4 * j);
+        // SAFETY: see the module documentation of `backend::x86`.
+        unsafe {
+            Gf256x4([
+                _mm512_mask_broadcast_i32x4(self.0[0], m, lo),
+                _mm512_mask_broadcast_i32x4(self.0[1], m, hi),
+            ])
+        }
+    }
+
+    #[inline(always)]
     fn store(self, out: &mut [Gf256c]) {
         let [lo, hi] = self.0;
         // SAFETY: see the module documentation of `backend::x86`.

@@ -318,8 +318,13 @@ macro_rules! clmul_entries {
             n_sq: usize,
             gamma_log: Option<usize>,
         ) -> Box<Powers<$field>> {
-            // Binary fields use no Horner powers of x (only of gamma = x^32).
-            Powers::new(x, n_sq, 1, gamma_log)
+            // Binary fields use no Horner powers of x (only of gamma = x^32); Hash2L's end
+            // weights x^2 gamma^e for the VPCLMULQDQ one-shot path.
+            let mut p = Powers::new(x, n_sq, 1, gamma_log);
+            if gamma_log.is_some() {
+                p.fill_end_weights(crate::eval::G);
+            }
+            p
         }
     };
 }
