@@ -192,6 +192,9 @@ impl Key {
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
                     _ => None,
                 };
+                #[cfg(target_arch = "x86_64")]
+                let n_end =
+                    crate::construct::end_weights_needed(alg.is_vector(), key.len(), max_len);
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
@@ -213,7 +216,13 @@ impl Key {
                             #[cfg(target_arch = "x86_64")]
                             () if matches!(backend, Backend::Pclmul | Backend::Vpclmul) => {
                                 let x = clmul256::Gf256c::from_portable(x);
-                                Material::G256c(clmul256::powers(x, 6, gamma_log))
+                                Material::G256c(clmul256::powers(
+                                    x,
+                                    6,
+                                    gamma_log,
+                                    n_end,
+                                    alg.is_vector(),
+                                ))
                             }
                             () => Material::G256(Powers::new(x, 6, 1, gamma_log)),
                         }
@@ -224,7 +233,13 @@ impl Key {
                             #[cfg(target_arch = "x86_64")]
                             () if matches!(backend, Backend::Pclmul | Backend::Vpclmul) => {
                                 let x = clmul128::Gf128c::from_portable(x);
-                                Material::G128c(clmul128::powers(x, 6, gamma_log))
+                                Material::G128c(clmul128::powers(
+                                    x,
+                                    6,
+                                    gamma_log,
+                                    n_end,
+                                    alg.is_vector(),
+                                ))
                             }
                             () => Material::G128(Powers::new(x, 6, 1, gamma_log)),
                         }

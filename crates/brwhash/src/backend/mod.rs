@@ -884,8 +884,10 @@ macro_rules! clmul_module {
                 x: $field,
                 n_sq: usize,
                 gamma_log: Option<usize>,
+                n_end: usize,
+                vector: bool,
             ) -> Box<Powers<$field>> {
-                unsafe { x86::$powers(x, n_sq, gamma_log) }
+                unsafe { x86::$powers(x, n_sq, gamma_log, n_end, vector) }
             }
 
             pub(crate) fn one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {

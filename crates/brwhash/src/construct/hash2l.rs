@@ -82,23 +82,145 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
 /// 14 blocks 250 vs 234, 16 blocks 283 vs 207).
 pub(crate) const TREE_FROM: usize = 14;
 
+/// The end weights (`Powers::fill_end_weights`) that messages (vecHash2L: components) of
+/// at most `max_len` bytes read, blocks of `b` bytes: none for a Hash2L message the xmm
+/// code takes, one per super-block up to a group of four (and one more for a component's
+/// factor), all G beyond. (A key for one short message computes only those: Hash2L128
+/// one-shot at 64 B paid 46 TSC cycles for all of them.)
+pub(crate) fn end_weights_needed(vector: bool, b: usize, max_len: u64) -> usize {
+    if !vector && max_len < (TREE_FROM * b) as u64 {
+        return 0;
+    }
+    let sbs = max_len.div_ceil((ETA * b) as u64).max(1);
+    if sbs >= 4 {
+        G
+    } else {
+        sbs as usize + 1
+    }
+}
+
 /// [`hash2l_one_shot`] in the lanes of `V` (VPCLMULQDQ, W = 4), no streaming state, no
-/// buffer: whole groups of W super-blocks by the lane Horner ([`lane_group`]); then the
-/// super-blocks after the last whole group (at most W, the last possibly short), one or two
-/// whole ones each across the lanes ([`sb_tree`]), three as a partial group, the short one
-/// across the lanes from 7 blocks, in xmm below. The final x * (x * acc + L) is folded into
-/// key-only weights x^2 gamma^e (`Powers::hl`) of the lane accumulators and the
-/// super-blocks, so the end of a message adds no dependent products. TSC cycles per message,
-/// Hash2L128 with a key, before -> after: 256 B 107 -> 76, 512 B 157 -> 79, 768 B 241 -> 120,
-/// 1 KiB 161 -> 114, 8 KiB 469 -> 415; Hash2L256: 992 B 456 -> 176, 1536 B 676 -> 337.
+/// buffer: the message's super-blocks by [`weighted_super_blocks`] with the weights
+/// x^2 gamma^e (`Powers::hl`), so the final x * (x * acc + L) adds no dependent product.
+/// TSC cycles per message, Hash2L128 with a key, before -> after (the Horner value, then
+/// the final products): 256 B 107 -> 76, 512 B 157 -> 79, 768 B 241 -> 120, 1 KiB
+/// 161 -> 114, 8 KiB 469 -> 415; Hash2L256: 992 B 456 -> 176, 1536 B 676 -> 337.
 #[inline(always)]
 pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, msg: &[u8]) -> F {
-    const { assert!(V::W == 4) };
-    if msg.len() < TREE_FROM * F::BYTES || p.hl().len() < G {
+    if msg.len() < TREE_FROM * F::BYTES
+        || p.hl().len() < end_weights_needed(false, F::BYTES, msg.len() as u64)
+    {
         return hash2l_one_shot(p, msg);
+    }
+    let mut sq = splat_squares::<F, V>(p);
+    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
+    let mut ssum = p.x().mul_wide(length);
+    let sum = weighted_super_blocks::<F, V>(p, &sq, msg, p.hl(), &mut ssum);
+    wipe_squares(&mut sq);
+    lanes_total::<F, V>(sum).add(F::reduce(ssum))
+}
+
+/// vecHash2L of `components` in the lanes of `V` (VPCLMULQDQ), no streaming state: each
+/// component's super-blocks by [`weighted_super_blocks`], with the weights x gamma^e
+/// (`Powers::h1`) relative to the component's end, so that
+/// acc_i = acc_(i-1) x gamma^(s_i) + (its weighted sum) + L_i (s_i super-blocks; the empty
+/// component one zero block) is one product per component on the dependency chain; the last
+/// one with x^2 gamma^e (`Powers::hl`), which folds in the final x * (acc + k x^(8B-8)).
+#[inline(always)]
+pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
+    p: &Powers<F>,
+    components: &[&[u8]],
+) -> F {
+    let longest = components.iter().map(|c| c.len()).max().unwrap_or(0) as u64;
+    let needed = end_weights_needed(true, F::BYTES, longest);
+    if p.hl().len() < needed || p.h1().len() < needed {
+        return vec_hash2l_lane_horner::<F, V>(p, components);
     }
     let sb = ETA * F::BYTES;
     let mut sq = splat_squares::<F, V>(p);
+    let mut acc = F::ZERO;
+    for (i, c) in components.iter().enumerate() {
+        let length = F::from_bytes(&(c.len() as u64).wrapping_mul(8).to_le_bytes());
+        let last = i + 1 == components.len();
+        let (table, mut ssum) = if last {
+            let k = F::top_byte(components.len() as u8);
+            (p.hl(), p.x().mul_wide(length.add(k)))
+        } else {
+            (p.h1(), length.widen())
+        };
+        // acc_(i-1) times c gamma^(s_i): c the table's factor (x or x^2).
+        if i > 0 {
+            let s = c.len().div_ceil(sb).max(1);
+            ssum = F::wide_add(ssum, acc.mul_wide(gamma_weight(p, table, s)));
+        }
+        let value = if c.is_empty() {
+            F::reduce(ssum)
+        } else if c.len() < TREE_FROM * F::BYTES {
+            let r = c.len().div_ceil(F::BYTES);
+            let mut ms = [F::ZERO; TREE_FROM];
+            for (m, block) in ms.iter_mut().zip(c.chunks(F::BYTES)) {
+                *m = F::from_bytes(block);
+            }
+            F::reduce(F::wide_add(
+                ssum,
+                brw_short(&p.sq, &ms[..r]).mul_wide(table[0]),
+            ))
+        } else {
+            let sum = weighted_super_blocks::<F, V>(p, &sq, c, table, &mut ssum);
+            lanes_total::<F, V>(sum).add(F::reduce(ssum))
+        };
+        acc = value;
+    }
+    wipe_squares(&mut sq);
+    acc
+}
+
+/// c gamma^s from `table` = (c gamma^e, e < G): beyond the table, times gamma^(s - G + 1)
+/// by square-and-multiply (a component of more than 7 super-blocks).
+#[inline(always)]
+fn gamma_weight<F: BinaryField>(p: &Powers<F>, table: &[F], s: usize) -> F {
+    if s < G {
+        return table[s];
+    }
+    let (mut n, mut base, mut w) = (s - (G - 1), p.hg()[0], table[G - 1]);
+    while n > 0 {
+        if n & 1 == 1 {
+            w = w.mul(base);
+        }
+        base = base.square();
+        n >>= 1;
+    }
+    w
+}
+
+/// The sum of the lanes of `sum`, reduced.
+#[inline(always)]
+fn lanes_total<F: BinaryField, V: BinLanes<F>>(sum: V::Wide) -> F {
+    let mut terms = [F::ZERO; 8];
+    V::reduce(sum).store(&mut terms[..V::W]);
+    let total = (terms[0].add(terms[1])).add(terms[2].add(terms[3]));
+    terms.zeroize();
+    total
+}
+
+/// The super-blocks of `msg` (not empty, at least `TREE_FROM` blocks), super-block j of s
+/// weighted by `table[s - 1 - j]` (`table[e]` = c gamma^e, c a key-only factor), as lanes
+/// whose sum (with what goes into `ssum`) is the Horner value in gamma times c: whole groups
+/// of W super-blocks by the lane Horner ([`lane_group`]), then the super-blocks after the
+/// last whole group (at most W, the last possibly short): one or two whole ones each across
+/// the lanes ([`sb_tree`]), three as a partial group, the short one across the lanes from 7
+/// blocks, in xmm (`ssum`) below.
+#[inline(always)]
+fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
+    p: &Powers<F>,
+    sq: &[V; 5],
+    msg: &[u8],
+    table: &[F],
+    ssum: &mut F::Wide,
+) -> V::Wide {
+    const { assert!(V::W == 4) };
+    debug_assert!(table.len() >= G);
+    let sb = ETA * F::BYTES;
     let mut groups = msg.chunks_exact(V::W * sb);
     let rest = groups.remainder();
     // Super-blocks after the whole groups (1..=W when there are no groups: msg is not empty).
@@ -111,16 +233,16 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
             *s = &first[j * sb..(j + 1) * sb];
         }
         // No value before the first group: no Horner product.
-        let mut acc = V::reduce(ubrw_full(&sq, &load_group::<F, V>(&sbs[..V::W])));
+        let mut acc = V::reduce(ubrw_full(sq, &load_group::<F, V>(&sbs[..V::W])));
         let mut step = V::splat(p.hg()[V::W - 1]);
         for g in &mut groups {
             prefetch_ahead(g, end);
-            acc = lane_group::<F, V>(&sq, step, acc, g);
+            acc = lane_group::<F, V>(sq, step, acc, g);
         }
         // Lane l's value sum A_l gamma^(W-1-l), then t more super-blocks: gamma^(W-1-l+t).
         let mut w = [F::ZERO; 8];
         for (l, w) in w.iter_mut().enumerate().take(V::W) {
-            *w = p.hl()[V::W - 1 - l + t];
+            *w = table[V::W - 1 - l + t];
         }
         let mut weights = V::from_lanes(&w[..V::W]);
         sum = acc.mul_wide(weights);
@@ -130,8 +252,6 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
         w.zeroize();
     }
     // Whole super-blocks straight from `msg`, then the short one, if any.
-    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
-    let mut ssum = p.x().mul_wide(length);
     let whole = rest.len() / sb;
     if whole >= 3 {
         // Three super-blocks: one partial group, lane l >= W - whole the super-block
@@ -143,10 +263,10 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
             let i = (l + whole).saturating_sub(V::W);
             sbs[l] = &rest[i * sb..(i + 1) * sb];
             if l + whole >= V::W {
-                w[l] = p.hl()[t - 1 - i];
+                w[l] = table[t - 1 - i];
             }
         }
-        let d = V::reduce(ubrw_full(&sq, &load_group::<F, V>(&sbs[..V::W])));
+        let d = V::reduce(ubrw_full(sq, &load_group::<F, V>(&sbs[..V::W])));
         let mut weights = V::from_lanes(&w[..V::W]);
         sum = V::wide_add(sum, d.mul_wide(weights));
         weights.zeroize();
@@ -154,15 +274,15 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
     } else {
         for i in 0..whole {
             let c = &rest[i * sb..(i + 1) * sb];
-            sum = V::wide_add(sum, sb_tree::<F, V>(p, &sq, c, ETA, p.hl()[t - 1 - i]));
+            sum = V::wide_add(sum, sb_tree::<F, V>(p, sq, c, ETA, table[t - 1 - i]));
         }
     }
     let short = &rest[whole * sb..];
     if !short.is_empty() {
-        let w = p.hl()[0];
+        let w = table[0];
         let r = short.len().div_ceil(F::BYTES);
         if r >= 7 {
-            sum = V::wide_add(sum, sb_tree::<F, V>(p, &sq, short, r, w));
+            sum = V::wide_add(sum, sb_tree::<F, V>(p, sq, short, r, w));
         } else {
             // A few blocks: in xmm, beside the lanes (a tree of one lane cost 1 KiB 30 TSC
             // cycles more).
@@ -170,17 +290,10 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
             for (m, block) in ms.iter_mut().zip(short.chunks(F::BYTES)) {
                 *m = F::from_bytes(block);
             }
-            ssum = F::wide_add(ssum, brw_short(&p.sq, &ms[..r]).mul_wide(w));
+            *ssum = F::wide_add(*ssum, brw_short(&p.sq, &ms[..r]).mul_wide(w));
         }
     }
-    wipe_squares(&mut sq);
-    let mut terms = [F::ZERO; 8];
-    V::reduce(sum).store(&mut terms[..V::W]);
-    // The lanes' sum first: the xmm terms are ready later.
-    let lanes = (terms[0].add(terms[1])).add(terms[2].add(terms[3]));
-    let value = lanes.add(F::reduce(ssum));
-    terms.zeroize();
-    value
+    sum
 }
 
 // One super-block across the four lanes. BRW on 31 blocks is
@@ -335,9 +448,10 @@ pub(crate) fn vec_hash2l_one_shot<F: BinaryField>(p: &Powers<F>, components: &[&
     )
 }
 
-/// [`vector_one_shot`] with W super-blocks at a time in the lanes of `V` (VPCLMULQDQ).
+/// [`vector_one_shot`] with W super-blocks at a time in the lanes of `V` (VPCLMULQDQ), a
+/// Horner step per component end: for a key without the end weights.
 #[inline(always)]
-pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
+fn vec_hash2l_lane_horner<F: BinaryField, V: BinLanes<F>>(
     p: &Powers<F>,
     components: &[&[u8]],
 ) -> F {

@@ -14,8 +14,8 @@ mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
 pub(crate) use hash2l::{
-    hash2l_one_shot, hash2l_wide_one_shot, vec_hash2l_one_shot, vec_hash2l_wide_one_shot,
-    BinHasher, BinLanes, BinWide, TREE_FROM, WIDE_FROM,
+    end_weights_needed, hash2l_one_shot, hash2l_wide_one_shot, vec_hash2l_one_shot,
+    vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, TREE_FROM, WIDE_FROM,
 };
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
@@ -53,6 +53,11 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     hl: [F; G],
     /// Entries of `hl` computed (0 unless [`fill_end_weights`](Self::fill_end_weights)).
     n_hl: usize,
+    /// h1[e] = x gamma^e, e < n_h1: vecHash2L's weights relative to a component's end
+    /// (acc = x * acc + L folded in); read through `h1()`.
+    h1: [F; G],
+    /// Entries of `h1` computed.
+    n_h1: usize,
     /// Entries of `sq` computed (the rest are zero).
     n_sq: usize,
     /// Entries of `hx` computed: the Horner group size g in x.
@@ -101,6 +106,8 @@ impl<F: Field, const S: usize> Powers<F, S> {
             hg: [F::ZERO; G],
             hl: [F::ZERO; G],
             n_hl: 0,
+            h1: [F::ZERO; G],
+            n_h1: 0,
             n_sq: 0,
             n_hx: 0,
             n_hg: 0,
@@ -140,17 +147,29 @@ impl<F: Field, const S: usize> Powers<F, S> {
         }
     }
 
-    /// Hash2L's end weights hl[e] = x^2 gamma^e for e < n (at most G): independent
-    /// products, after `fill_hg` with gamma (and x^2 = sq[1]).
+    /// Hash2L's end weights hl[e] = x^2 gamma^e for e < n (at most G), and with `vector`
+    /// vecHash2L's h1[e] = x gamma^e too: independent products, after `fill_hg` with gamma.
     #[inline(always)]
-    pub(crate) fn fill_end_weights(&mut self, n: usize) {
+    pub(crate) fn fill_end_weights(&mut self, n: usize, vector: bool) {
         debug_assert!(self.n_sq >= 2 && self.n_hg + 1 >= n);
         let n = n.min(G);
-        let x2 = self.sq[1];
+        let (x, x2) = (self.sq[0], self.sq[1]);
         for e in 0..n {
             self.hl[e] = if e == 0 { x2 } else { self.hg[e - 1].mul(x2) };
         }
         self.n_hl = self.n_hl.max(n);
+        if vector {
+            for e in 0..n {
+                self.h1[e] = if e == 0 { x } else { self.hg[e - 1].mul(x) };
+            }
+            self.n_h1 = self.n_h1.max(n);
+        }
+    }
+
+    /// x gamma^0 ..: vecHash2L's weights computed.
+    #[inline(always)]
+    pub fn h1(&self) -> &[F] {
+        &self.h1[..self.n_h1]
     }
 
     /// x^2 gamma^0 ..: the end weights computed.
@@ -345,6 +364,9 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
             e.zeroize();
         }
         for e in &mut self.hl[..self.n_hl] {
+            e.zeroize();
+        }
+        for e in &mut self.h1[..self.n_h1] {
             e.zeroize();
         }
     }

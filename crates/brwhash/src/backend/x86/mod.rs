@@ -317,12 +317,15 @@ macro_rules! clmul_entries {
             x: $field,
             n_sq: usize,
             gamma_log: Option<usize>,
+            n_end: usize,
+            vector: bool,
         ) -> Box<Powers<$field>> {
-            // Binary fields use no Horner powers of x (only of gamma = x^32); Hash2L's end
-            // weights x^2 gamma^e for the VPCLMULQDQ one-shot path.
+            // Binary fields use no Horner powers of x (only of gamma = x^32); the end
+            // weights (x^2 and, for vecHash2L, x times gamma^e) of the VPCLMULQDQ one-shot
+            // paths.
             let mut p = Powers::new(x, n_sq, 1, gamma_log);
-            if gamma_log.is_some() {
-                p.fill_end_weights(crate::eval::G);
+            if gamma_log.is_some() && n_end > 0 {
+                p.fill_end_weights(n_end, vector);
             }
             p
         }
