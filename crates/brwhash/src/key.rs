@@ -195,6 +195,16 @@ impl Key {
                 #[cfg(target_arch = "x86_64")]
                 let n_end =
                     crate::construct::end_weights_needed(alg.is_vector(), key.len(), max_len);
+                // Binary fields: as many squarings (and gamma) as the length needs.
+                #[cfg(target_arch = "x86_64")]
+                let (n_sq_bin, gamma_bin) = match crate::construct::hash2l_squares_needed(
+                    alg.is_vector(),
+                    key.len(),
+                    max_len,
+                ) {
+                    (n, false) => (n, None),
+                    (n, true) => (n, gamma_log),
+                };
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
@@ -218,8 +228,8 @@ impl Key {
                                 let x = clmul256::Gf256c::from_portable(x);
                                 Material::G256c(clmul256::powers(
                                     x,
-                                    6,
-                                    gamma_log,
+                                    n_sq_bin,
+                                    gamma_bin,
                                     n_end,
                                     alg.is_vector(),
                                 ))
@@ -235,8 +245,8 @@ impl Key {
                                 let x = clmul128::Gf128c::from_portable(x);
                                 Material::G128c(clmul128::powers(
                                     x,
-                                    6,
-                                    gamma_log,
+                                    n_sq_bin,
+                                    gamma_bin,
                                     n_end,
                                     alg.is_vector(),
                                 ))

@@ -133,7 +133,9 @@ pub fn hash_with_backend(
 /// # Ok::<(), brwhash::Error>(())
 /// ```
 pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<Digest, Error> {
-    Key::for_length(alg, key, 0)?.hash_vector(components)
+    // The longest component sizes the key's powers (vecHash2L's end weights).
+    let longest = components.iter().map(|c| c.len() as u64).max().unwrap_or(0);
+    Key::for_length(alg, key, longest)?.hash_vector(components)
 }
 
 /// One-shot MAC tag (SPEC.md section 7) of `msg` with the one-time key tau || s. Like

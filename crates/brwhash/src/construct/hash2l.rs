@@ -84,9 +84,9 @@ pub(crate) const TREE_FROM: usize = 14;
 
 /// The end weights (`Powers::fill_end_weights`) that messages (vecHash2L: components) of
 /// at most `max_len` bytes read, blocks of `b` bytes: none for a Hash2L message the xmm
-/// code takes, one per super-block up to a group of four (and one more for a component's
-/// factor), all G beyond. (A key for one short message computes only those: Hash2L128
-/// one-shot at 64 B paid 46 TSC cycles for all of them.)
+/// code takes, one per super-block up to a group of four (and for vecHash2L one more, a
+/// component's factor), all G beyond. (A key for one short message computes only those:
+/// Hash2L128 one-shot at 64 B paid 46 TSC cycles for all of them.)
 pub(crate) fn end_weights_needed(vector: bool, b: usize, max_len: u64) -> usize {
     if !vector && max_len < (TREE_FROM * b) as u64 {
         return 0;
@@ -95,7 +95,24 @@ pub(crate) fn end_weights_needed(vector: bool, b: usize, max_len: u64) -> usize 
     if sbs >= 4 {
         G
     } else {
-        sbs as usize + 1
+        sbs as usize + usize::from(vector)
+    }
+}
+
+/// The squarings x^(2^j) (their count) and whether gamma = x^32 and its powers are needed
+/// for Hash2L messages of at most `max_len` bytes, blocks of `b` bytes: one super-block has
+/// no Horner in gamma, and needs x^(2^j) up to its block count only (x^2 at least, for the
+/// final product; up to x^16 in the lanes, from `TREE_FROM` blocks). (Hash2L128 one-shot at
+/// 64 B spent a third of its time on the five squarings and gamma's powers.)
+pub(crate) fn hash2l_squares_needed(vector: bool, b: usize, max_len: u64) -> (usize, bool) {
+    if vector || max_len > (ETA * b) as u64 {
+        return (6, true);
+    }
+    let r = max_len.div_ceil(b as u64).max(1) as usize;
+    if r >= TREE_FROM {
+        (5, false)
+    } else {
+        (((usize::BITS - r.leading_zeros()) as usize).max(2), false)
     }
 }
 
