@@ -236,8 +236,9 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
     ssum: &mut F::Wide,
 ) -> V::Wide {
     const { assert!(V::W == 4) };
-    debug_assert!(table.len() >= G);
     let sb = ETA * F::BYTES;
+    // The weights read: up to gamma^(W-1+t) after whole groups, gamma^(t-1) without.
+    debug_assert!(table.len() >= msg.len().div_ceil(sb).min(G));
     let mut groups = msg.chunks_exact(V::W * sb);
     let rest = groups.remainder();
     // Super-blocks after the whole groups (1..=W when there are no groups: msg is not empty).
