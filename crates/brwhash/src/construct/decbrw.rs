@@ -129,14 +129,57 @@ pub(super) fn combine<F: Field, T: KeySquares<F> + ?Sized>(
 }
 
 /// [`combine`] of W stream values in the lanes of `values` (lane j = stream j + 1, W a
-/// power of two): Poly(x^D; Q) as one lane product with the weights x^((W - 1 - j) D), which
-/// come from the key alone (their products run beside the streams' BRW, off the message's
-/// chain), and a lane sum, where Estrin's tree in scalar code was lg W dependent products
-/// after the lanes were stored. 4-decBRWHash1305 on IFMA, TSC cycles/byte with a key: 128 B
-/// 1.52 -> 1.23, 256 B 0.846 -> 0.660, 512 B 0.481 -> 0.389, 1 KiB 0.293 -> 0.244, 4 KiB
-/// 0.113 -> 0.108; one-shot 2 KiB 0.274 -> 0.256, 4 KiB 0.174 -> 0.161.
+/// power of two): Poly(x^D; Q) as one lane product with weights that come from the key
+/// alone, and a lane sum.
+/// - The weights are formed in the lanes, and include the final x^2 (below). Formed in
+///   scalar code and moved into the lanes through memory, they took more than the rest of
+///   the end, and x^2 sum was one more product after the lane sum. TSC cycles per message
+///   with a key, IFMA, scalar weights -> lane weights: 8-decBRWHash1305 512 B 248 -> 173,
+///   4 KiB 452 -> 362, 16 KiB 1027 -> 954; 4-decBRWHash1305 128 B 134 -> 115, 512 B 167 ->
+///   151, 4 KiB 360 -> 348.
+/// - Before that, Estrin's tree in scalar code took lg W dependent products after the
+///   lanes were stored (4-decBRWHash1305 on IFMA, TSC cycles/byte with a key: 128 B 1.52
+///   -> 1.23, 1 KiB 0.293 -> 0.244).
 #[inline(always)]
 fn combine_lanes<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
+    p: &T,
+    values: V,
+    blocks: u64,
+    length: F,
+) -> F {
+    if !V::FAST_PERMUTES {
+        return combine_scalar_weights(p, values, blocks, length);
+    }
+    let w = V::W;
+    debug_assert!(w.is_power_of_two() && w <= 16);
+    let q = blocks.div_ceil(w as u64);
+    let j = (u64::BITS - q.leading_zeros()) as usize;
+    // Lane k's weight x^2 x^((W - 1 - k) D), formed in the lanes: x^2 times, for each bit
+    // i of W - 1 - k, the squaring x^(2^i D) (lane k takes it where the bit is set, else
+    // 1). x^2 folds x * (x * sum + L) = x^2 sum + x L into the lane product.
+    let mut weights = V::splat(p.square(1));
+    let mut i = 0;
+    while 1 << i < w {
+        let mut mask = 0u8;
+        for k in 0..w {
+            mask |= (((w - 1 - k) >> i & 1) as u8) << k;
+        }
+        let mut y = V::splat(p.square(j + i)).lane0_or_one(mask);
+        weights = weights.mul(y);
+        y.zeroize();
+        i += 1;
+    }
+    let mut weighted = values.mul(weights);
+    let sum = weighted.sum_lanes();
+    weights.zeroize();
+    weighted.zeroize();
+    sum.add(p.square(0).mul(length))
+}
+
+/// [`combine_lanes`] with the weights formed in scalar code: for lane types whose
+/// `lane0_or_one` goes through memory (radix 2^26), where that was faster.
+#[inline(always)]
+fn combine_scalar_weights<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
     p: &T,
     values: V,
     blocks: u64,
@@ -445,38 +488,47 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         let table = Splat::<F, V, T>::cached(&mut self.xs, p);
         let brw = &mut self.brw;
         let end = end_of(data);
-        let cb = Self::CHUNK_BYTES;
         self.held.feed_runs(
-            cb,
+            Self::CHUNK_BYTES,
             data,
             #[inline(always)]
-            |mut run| {
-                // Four chunks at a time from a chunk count that is a multiple of 4
-                // (`Brw::push_chunk_quad`, each vector block loaded where it is used), single
-                // chunks up to it and after.
-                while !run.is_empty() {
-                    if brw.chunks().is_multiple_of(4) && run.len() >= QUAD_RUN * cb {
-                        let (quad, rest) = run.split_at(4 * cb);
-                        prefetch_ahead(quad, end);
-                        let vb = Self::VBLOCK;
-                        brw.push_chunk_quad(
-                            &table,
-                            #[inline(always)]
-                            |d, j| V::load(&quad[d * cb + j * vb..][..vb], false),
-                            #[inline(always)]
-                            || table.step(),
-                        );
-                        run = rest;
-                    } else {
-                        let (chunk, rest) = run.split_at(cb);
-                        prefetch_ahead(chunk, end);
-                        brw.push_chunk(&table, &Self::chunk(chunk));
-                        table.step();
-                        run = rest;
-                    }
-                }
-            },
+            |run| Self::run(brw, &table, run, end),
         );
+    }
+
+    /// Whole chunks (`run`, a multiple of a chunk): four at a time from a chunk count that
+    /// is a multiple of 4 (`Brw::push_chunk_quad`, each vector block loaded where it is
+    /// used), single chunks up to it and after. `end`: the end of the caller's data, which
+    /// bounds the prefetches.
+    #[inline(always)]
+    fn run<T: KeySquares<F> + ?Sized>(
+        brw: &mut Brw<V, 4>,
+        table: &Splat<'_, F, V, T>,
+        mut run: &[u8],
+        end: usize,
+    ) {
+        let cb = Self::CHUNK_BYTES;
+        while !run.is_empty() {
+            if brw.chunks().is_multiple_of(4) && run.len() >= QUAD_RUN * cb {
+                let (quad, rest) = run.split_at(4 * cb);
+                prefetch_ahead(quad, end);
+                let vb = Self::VBLOCK;
+                brw.push_chunk_quad(
+                    table,
+                    #[inline(always)]
+                    |d, j| V::load(&quad[d * cb + j * vb..][..vb], false),
+                    #[inline(always)]
+                    || table.step(),
+                );
+                run = rest;
+            } else {
+                let (chunk, rest) = run.split_at(cb);
+                prefetch_ahead(chunk, end);
+                brw.push_chunk(table, &Self::chunk(chunk));
+                table.step();
+                run = rest;
+            }
+        }
     }
 
     /// The value v before `out()` (the state is used up).
@@ -496,17 +548,6 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             x2.zeroize();
         }
         self.xs = None;
-    }
-
-    /// The stream values Q_1..Q_c (lanes 0..W), before `combine`.
-    #[inline(always)]
-    #[cfg(feature = "parallel")]
-    fn values<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> [F; 16] {
-        let mut values = [F::ZERO; 16];
-        let mut lanes = self.value_lanes(p);
-        lanes.store(&mut values[..V::W]);
-        lanes.zeroize();
-        values
     }
 
     /// The stream values Q_1..Q_c in the lanes.
@@ -529,36 +570,29 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         one_shot_on_squares!(p, msg, V::W, lazy = msg.len() < LAZY_MAX_BYTES)
     }
 
+    /// [`one_shot`](Self::one_shot) with the squarings at hand: chunks, then vector blocks
+    /// straight from `msg`, the last partial vector block zero-padded, and no streaming
+    /// state, whose kilobyte of held bytes is zeroed, copied into and moved whole (a
+    /// `memcpy`). TSC cycles/byte with a key, state vs none: 4-decBRWHash1305 on 4 IFMA
+    /// lanes 128 B 1.29 vs 1.03, 512 B 0.374 vs 0.326, 1 KiB 0.242 vs 0.220; 8-decBRWHash1305
+    /// 256 B 1.07 vs 0.94, 1 KiB 0.302 vs 0.282 (and from 8 chunks, where a state was still
+    /// built, 4 KiB 461 vs 454 TSC cycles per message).
     #[inline(always)]
     fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
-        if msg.len() < QUAD_RUN * Self::CHUNK_BYTES {
-            return Self::short_one_shot(p, msg);
-        }
-        let mut s = Self::default();
-        s.update(p, msg);
-        let v = s.finish(p);
-        s.wipe_secrets();
-        v
+        let mut brw = Brw::<V, 4>::default();
+        let values = Self::whole_values(&mut brw, p, msg);
+        brw.wipe_stack();
+        combine_message(p, values, msg.len() as u64)
     }
 
-    /// [`one_shot_with`](Self::one_shot_with) of a message of fewer than [`QUAD_RUN`]
-    /// chunks: single chunks and vector blocks straight from `msg`, the last partial vector
-    /// block zero-padded, and no state, whose zeroed kilobyte of held bytes and the copy into
-    /// it cost (TSC cycles/byte with a key, state vs none): 4-decBRWHash1305 on 4 IFMA lanes
-    /// 128 B 1.29 vs 1.03, 256 B 0.657 vs 0.549, 512 B 0.374 vs 0.326, 1 KiB 0.242 vs 0.220
-    /// (one-shot 512 B 0.610 vs 0.552); 8-decBRWHash1305 256 B 1.07 vs 0.94, 1 KiB 0.302 vs
-    /// 0.282.
+    /// The stream values of a whole message in the lanes, `brw` (fresh) left to wipe.
     #[inline(always)]
-    fn short_one_shot<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
+    fn whole_values<T: KeySquares<F> + ?Sized>(brw: &mut Brw<V, 4>, p: &T, msg: &[u8]) -> V {
         let (vb, cb) = (Self::VBLOCK, Self::CHUNK_BYTES);
-        let table = Splat::<F, V, T>::new(p);
-        let mut brw = Brw::<V, 4>::default();
-        let mut chunks = msg.chunks_exact(cb);
-        for chunk in &mut chunks {
-            brw.push_chunk(&table, &Self::chunk(chunk));
-            table.step();
-        }
-        let mut blocks = chunks.remainder().chunks_exact(vb);
+        let mut table = Splat::<F, V, T>::new(p);
+        let whole = msg.len() / cb * cb;
+        Self::run(brw, &table, &msg[..whole], end_of(msg));
+        let mut blocks = msg[whole..].chunks_exact(vb);
         for block in &mut blocks {
             brw.push(&table, V::load(block, false));
         }
@@ -571,21 +605,21 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             brw.push(&table, V::load(&last[..vb], false));
         }
         let values = brw.finish(&table);
-        brw.wipe_stack();
-        let mut table = table;
         table.x.zeroize();
         table.x2.zeroize();
-        combine_message(p, values, msg.len() as u64)
+        values
     }
 
     /// The stream values of a whole message (multi-core hashing joins them per stream).
     #[cfg(feature = "parallel")]
     #[inline(always)]
     pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
-        let mut s = Self::default();
-        s.update(p, msg);
-        let values = s.values(p);
-        s.wipe_secrets();
+        let mut brw = Brw::<V, 4>::default();
+        let mut lanes = Self::whole_values(&mut brw, p, msg);
+        brw.wipe_stack();
+        let mut values = [F::ZERO; 16];
+        lanes.store(&mut values[..V::W]);
+        lanes.zeroize();
         values
     }
 }
@@ -848,11 +882,8 @@ impl<V: Field> Periods<V> {
     where
         V: Halves<F>,
     {
-        let mut stack = Stack::default();
-        for &e in self.stack.iter() {
-            stack.push(V::upper_wide(e));
-        }
-        let mut brw = Brw::<V::Half, 4>::resume(self.chunks, stack);
+        let mut brw = Brw::<V::Half, 4>::default();
+        brw.resume(self.chunks, self.stack.iter().map(|&e| V::upper_wide(e)));
         let table4 = Splat::<F, V::Half, T>::new(p);
         for vb in rest
             .chunks_exact(4 * F::BLOCK)
@@ -1099,7 +1130,10 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
         let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;
         let mut last = [0u8; 4 * 16];
         let tail = &rest[whole..];
-        last[..tail.len()].copy_from_slice(tail);
+        // (A call of `memcpy`, even for no bytes.)
+        if !tail.is_empty() {
+            last[..tail.len()].copy_from_slice(tail);
+        }
         let last = &last[..tail.len().div_ceil(Self::VBLOCK) * Self::VBLOCK];
         let values = periods.value_lanes(p, &rest[..whole], last);
         periods.zeroize();
