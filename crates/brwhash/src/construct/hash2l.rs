@@ -384,13 +384,19 @@ fn sb_tree<F: BinaryField, V: BinLanes<F>>(
     let n = r % 8 % 7;
     let one = F::from_bytes(&[1]);
     // S_k (block k - 1, x^(2^e)), or 1 when the super-block is shorter than k blocks.
-    let sep = |k: usize, e: usize| {
+    // S_k (block k - 1, x^(2^e)), or 1 when the super-block is shorter than k blocks. (A
+    // function, not a closure: a closure is not always inlined, and this one, called, took
+    // 9% of Hash2L256 at 1.5 KB.)
+    #[inline(always)]
+    fn sep<F: BinaryField>(p: &Powers<F>, bytes: &[u8], r: usize, k: usize, e: usize) -> F {
         if r >= k {
+            let b = F::BYTES;
             p.sq[e].add(F::from_bytes(&bytes[(k - 1) * b..(k * b).min(bytes.len())]))
         } else {
-            one
+            F::from_bytes(&[1])
         }
-    };
+    }
+    let sep = |k: usize, e: usize| sep(p, bytes, r, k, e);
     let (s8, s16, s24) = (sep(8, 3), sep(16, 4), sep(24, 3));
     // Element by element (a loop over an array went through memory: memset, and a vector
     // load that waited for the stores).

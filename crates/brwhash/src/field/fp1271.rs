@@ -85,10 +85,7 @@ impl PrimeField for Fp1271 {
 
     fn from_block(bytes: &[u8], marker: bool) -> Self {
         debug_assert!(bytes.len() <= 15);
-        let mut buf = [0u8; 16];
-        buf[..bytes.len()].copy_from_slice(bytes);
-        buf[bytes.len()] = marker as u8;
-        Fp1271(u128::from_le_bytes(buf))
+        Fp1271(super::le_u128(bytes) | (marker as u128) << (8 * bytes.len()))
     }
 
     #[inline(always)]

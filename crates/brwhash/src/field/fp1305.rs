@@ -167,11 +167,13 @@ impl PrimeField for Fp1305 {
 
     fn from_block(bytes: &[u8], marker: bool) -> Self {
         debug_assert!(bytes.len() <= 16);
-        let mut buf = [0u8; 24];
-        buf[..bytes.len()].copy_from_slice(bytes);
-        buf[bytes.len()] = marker as u8;
-        let limb = |i: usize| u64::from_le_bytes(buf[8 * i..8 * i + 8].try_into().unwrap());
-        Fp1305([limb(0), limb(1), limb(2)])
+        let v = super::le_u128(bytes);
+        // The marker byte follows the block: in the top limb for a full one.
+        let (v, top) = match bytes.len() {
+            16 => (v, marker as u64),
+            n => (v | (marker as u128) << (8 * n), 0),
+        };
+        Fp1305([v as u64, (v >> 64) as u64, top])
     }
 
     #[inline(always)]

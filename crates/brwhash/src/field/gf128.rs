@@ -58,9 +58,7 @@ impl BinaryField for Gf128 {
     const BYTES: usize = 16;
 
     fn from_bytes(bytes: &[u8]) -> Self {
-        let mut buf = [0u8; 16];
-        buf[..bytes.len()].copy_from_slice(bytes);
-        Gf128(u128::from_le_bytes(buf))
+        Gf128(super::le_u128(bytes))
     }
 
     fn write_bytes(self, out: &mut [u8]) {

@@ -79,12 +79,7 @@ impl BinaryField for Gf256 {
     const BYTES: usize = 32;
 
     fn from_bytes(bytes: &[u8]) -> Self {
-        let mut buf = [0u8; 32];
-        buf[..bytes.len()].copy_from_slice(bytes);
-        Gf256([
-            u128::from_le_bytes(buf[..16].try_into().unwrap()),
-            u128::from_le_bytes(buf[16..].try_into().unwrap()),
-        ])
+        Gf256(super::le_u256(bytes))
     }
 
     fn write_bytes(self, out: &mut [u8]) {

@@ -259,6 +259,32 @@ impl Cols<5> {
     }
 }
 
+/// `bytes` (at most 16 of them) as a little-endian integer, by fixed-size reads that
+/// overlap (the bytes read twice are equal, so OR joins them). A copy of a variable length
+/// into a zeroed buffer compiles to a call of `memcpy`: two calls per 4-Hash1271 message,
+/// and one per block of a partial Hash2L256 super-block.
+#[inline(always)]
+pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
+    let n = bytes.len();
+    debug_assert!(n <= 16);
+    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap()) as u128;
+    let half = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as u128;
+    let byte = |i: usize| bytes[i] as u128;
+    match n {
+        8.. => word(0) | word(n - 8) << (8 * (n - 8)),
+        4..=7 => half(0) | half(n - 4) << (8 * (n - 4)),
+        1..=3 => byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1)),
+        0 => 0,
+    }
+}
+
+/// [`le_u128`] of up to 32 bytes, as the low and high 16.
+#[inline(always)]
+pub(crate) fn le_u256(bytes: &[u8]) -> [u128; 2] {
+    let (lo, hi) = bytes.split_at(bytes.len().min(16));
+    [le_u128(lo), le_u128(hi)]
+}
+
 /// All-ones when `bit` is 1, zero when it is 0 (`bit` must be 0 or 1).
 #[inline(always)]
 pub(crate) fn mask128(bit: u128) -> u128 {

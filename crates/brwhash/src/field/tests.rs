@@ -212,3 +212,25 @@ fn clamped_product_matches_general() {
     );
     assert!(fp1305::Clamped::new(1 << 124).is_none());
 }
+
+/// The word reads of `le_u128` / `le_u256` against a zero-padded buffer, at every length
+/// and with every byte nonzero (an overlap or a shift off by one byte shows).
+#[test]
+fn little_endian_reads_of_partial_blocks() {
+    let mut rng = Rng(7);
+    for _ in 0..20 {
+        let bytes: Vec<u8> = (0..32).map(|_| rng.next() as u8 | 1).collect();
+        for n in 0..=32 {
+            let mut buf = [0u8; 32];
+            buf[..n].copy_from_slice(&bytes[..n]);
+            let want = [
+                u128::from_le_bytes(buf[..16].try_into().unwrap()),
+                u128::from_le_bytes(buf[16..].try_into().unwrap()),
+            ];
+            assert_eq!(le_u256(&bytes[..n]), want, "{n} bytes");
+            if n <= 16 {
+                assert_eq!(le_u128(&bytes[..n]), want[0], "{n} bytes");
+            }
+        }
+    }
+}

@@ -159,9 +159,7 @@ impl BinaryField for Gf128c {
             // SAFETY: the slice holds the 16 bytes the load reads.
             Gf128c(unsafe { _mm_loadu_si128(bytes.as_ptr() as *const __m128i) })
         } else {
-            let mut buf = [0u8; 16];
-            buf[..bytes.len()].copy_from_slice(bytes);
-            Gf128c(from_u128(u128::from_le_bytes(buf)))
+            Gf128c(from_u128(crate::field::le_u128(bytes)))
         }
     }
 

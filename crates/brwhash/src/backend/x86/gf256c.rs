@@ -160,14 +160,18 @@ impl BinaryField for Gf256c {
 
     #[inline(always)]
     fn from_bytes(bytes: &[u8]) -> Self {
-        let mut buf = [0u8; 32];
-        buf[..bytes.len()].copy_from_slice(bytes);
-        // SAFETY: the buffer holds the 32 bytes the loads read.
-        unsafe {
-            Gf256c([
-                _mm_loadu_si128(buf.as_ptr() as *const __m128i),
-                _mm_loadu_si128(buf.as_ptr().add(16) as *const __m128i),
-            ])
+        if bytes.len() == 32 {
+            // SAFETY: the slice holds the 32 bytes the loads read.
+            unsafe {
+                Gf256c([
+                    _mm_loadu_si128(bytes.as_ptr() as *const __m128i),
+                    _mm_loadu_si128(bytes.as_ptr().add(16) as *const __m128i),
+                ])
+            }
+        } else {
+            // A partial block: word reads, not a copy into a buffer (a `memcpy` call).
+            let [lo, hi] = crate::field::le_u256(bytes);
+            Gf256c([from_u128(lo), from_u128(hi)])
         }
     }
 
