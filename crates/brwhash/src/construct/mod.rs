@@ -246,6 +246,9 @@ pub(crate) trait KeySquares<F> {
     /// A hint between chunks: compute the next squaring still to come, if any.
     #[inline(always)]
     fn step(&self) {}
+    /// Whether every squaring is there before the first block, so that key-only values
+    /// can be formed then (a lazy table computes its last ones as the chunks go).
+    const EAGER: bool = true;
 }
 
 impl<F: Field, const S: usize> KeySquares<F> for Powers<F, S> {
@@ -322,6 +325,8 @@ impl<'a, F: Field> LazySquares<'a, F> {
 }
 
 impl<F: Field> KeySquares<F> for LazySquares<'_, F> {
+    const EAGER: bool = false;
+
     #[inline(always)]
     fn square(&self, j: usize) -> F {
         let k = self.known.len();
