@@ -522,24 +522,29 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             Self::CHUNK_BYTES,
             data,
             #[inline(always)]
-            |run| Self::run(brw, &table, run, end),
+            |run| Self::run(brw, &table, run, end, 0),
         );
     }
 
     /// Whole chunks (`run`, a multiple of a chunk): four at a time from a chunk count that
     /// is a multiple of 4 (`Brw::push_chunk_quad`, each vector block loaded where it is
     /// used), single chunks up to it and after. `end`: the end of the caller's data, which
-    /// bounds the prefetches.
+    /// bounds the prefetches; `more`: chunks that follow `run` (which count towards
+    /// [`QUAD_RUN`]).
     #[inline(always)]
     fn run<T: KeySquares<F> + ?Sized>(
         brw: &mut Brw<V, 4>,
         table: &Splat<'_, F, V, T>,
         mut run: &[u8],
         end: usize,
+        more: usize,
     ) {
         let cb = Self::CHUNK_BYTES;
         while !run.is_empty() {
-            if brw.chunks().is_multiple_of(4) && run.len() >= QUAD_RUN * cb {
+            if brw.chunks().is_multiple_of(4)
+                && run.len() >= 4 * cb
+                && run.len() + more * cb >= QUAD_RUN * cb
+            {
                 let (quad, rest) = run.split_at(4 * cb);
                 prefetch_ahead(quad, end);
                 let vb = Self::VBLOCK;
@@ -611,7 +616,23 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
         let n = msg.len() as u64;
         let mut brw = Brw::<V, 4>::default();
-        let v = if early_weights::<F, V, T>() {
+        let cb = Self::CHUNK_BYTES;
+        let v = if early_weights::<F, V, T>() && !msg.is_empty() && msg.len().is_multiple_of(cb) {
+            // Whole chunks: the weights ride on the last chunk's product.
+            let mut weights = lane_weights::<F, V, T>(p, n.div_ceil(F::BLOCK as u64));
+            let mut table = Splat::<F, V, T>::new(p);
+            let (head, last) = msg.split_at(msg.len() - cb);
+            Self::run(&mut brw, &table, head, end_of(msg), 1);
+            let mut weighted = brw.finish_chunk_weighted(&table, &Self::chunk(last), weights);
+            let v = weighted
+                .sum_lanes()
+                .add(p.square(0).mul(F::from_u64(n.wrapping_mul(8))));
+            weighted.zeroize();
+            weights.zeroize();
+            table.x.zeroize();
+            table.x2.zeroize();
+            v
+        } else if early_weights::<F, V, T>() {
             let weights = lane_weights::<F, V, T>(p, n.div_ceil(F::BLOCK as u64));
             let mut values = Self::whole_values(&mut brw, p, msg);
             let v = combine_weighted(p, values, weights, F::from_u64(n.wrapping_mul(8)));
@@ -630,7 +651,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         let (vb, cb) = (Self::VBLOCK, Self::CHUNK_BYTES);
         let mut table = Splat::<F, V, T>::new(p);
         let whole = msg.len() / cb * cb;
-        Self::run(brw, &table, &msg[..whole], end_of(msg));
+        Self::run(brw, &table, &msg[..whole], end_of(msg), 0);
         let mut blocks = msg[whole..].chunks_exact(vb);
         for block in &mut blocks {
             brw.push(&table, V::load(block, false));

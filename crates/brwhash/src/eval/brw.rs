@@ -283,6 +283,33 @@ impl<F: Field, const C: usize> Brw<F, C> {
         tmp
     }
 
+    /// w * BRW of every block so far and `chunk`, the last (no partial chunk pending): the
+    /// weight rides on the last chunk's right factor, w (x^(2^k) + M), which is ready as
+    /// soon as the chunk is loaded, so w costs no product after the message's last one; the
+    /// stack entries the chunk does not close are weighted beside it. A caller that would
+    /// multiply the value by a key-only weight saves a dependent product.
+    #[inline(always)]
+    pub fn finish_chunk_weighted<P: SqTable<F> + ?Sized>(
+        &mut self,
+        sq: &P,
+        chunk: &[F; C],
+        w: F,
+    ) -> F {
+        debug_assert_eq!(self.n, 0);
+        let mut tmp = ubrw_full(sq, &chunk[..C - 1]);
+        self.i += 1;
+        let k = self.i.trailing_zeros() as usize;
+        let factor = sq.sq(Self::W + k).add_block(chunk[C - 1]).mul(w);
+        for _ in 0..k {
+            tmp = F::wide_add(tmp, self.stack.pop());
+        }
+        let mut sum = F::reduce(tmp).mul_wide(factor);
+        for &e in self.stack.iter() {
+            sum = F::wide_add(sum, F::reduce(e).mul_wide(w));
+        }
+        F::reduce(sum)
+    }
+
     /// Continue, from a fresh state, an evaluation whose first `i` chunks were computed
     /// elsewhere (by a SIMD schedule of the same algorithm) and left the stack `entries`
     /// (bottom first). In place, not a constructor: a returned or passed `Brw` or `Stack`
