@@ -64,6 +64,13 @@ pub struct Key {
     material: Material,
     /// Poly1305's s (the second key half); zero for every other algorithm.
     poly1305_s: [u8; 16],
+    /// A prime-field message of at most this many bytes goes to the scalar backend's code
+    /// (`None`: never); with [`crossover`](Self::crossover), fixed at build time so that a
+    /// short message pays no dispatch (Poly1305 with a key on IFMA, TSC cycles per message:
+    /// 16 B 55 -> 28, 64 B 70 -> 53, 512 B 128 -> 108).
+    scalar_up_to: Option<usize>,
+    /// `SimdState::one_shot_crossover` of the key's algorithm and backend (keyed).
+    crossover: usize,
 }
 
 impl Key {
@@ -258,11 +265,23 @@ impl Key {
             }
         };
         k16.zeroize();
+        let crossover = SimdState::<Fp1305>::one_shot_crossover(alg, backend, true);
+        let scalar_up_to = match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Scalar => Some(usize::MAX),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Portable => None,
+            #[cfg(target_arch = "x86_64")]
+            _ if crate::backend::scalar_here() => Some(crossover),
+            _ => None,
+        };
         Ok(Key {
             alg,
             backend,
             material,
             poly1305_s,
+            scalar_up_to,
+            crossover,
         })
     }
 
@@ -349,38 +368,26 @@ impl Key {
     pub fn hash(&self, msg: &[u8]) -> Digest {
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
-        // Hash2L below a few blocks (or on PCLMULQDQ): the xmm code, no streaming state at
-        // all (`construct::TREE_FROM`).
-        #[cfg(target_arch = "x86_64")]
-        let narrow = |block: usize| {
-            !self.alg.is_vector()
-                && (self.backend == Backend::Pclmul
-                    || msg.len() < crate::construct::TREE_FROM * block)
-        };
         let simd = match &self.material {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
             Material::P1305(p) => poly1305_scalar(self, p, msg)
                 .or_else(|| simd_one_shot(self, p, msg))
                 .map(|v| prime_digest(v, s)),
-            // vecHash2L on PCLMULQDQ / VPCLMULQDQ: the one-component vector without a
-            // streaming state (`hash_vector` of one component cannot fail).
+            // Hash2L and vecHash2L on PCLMULQDQ / VPCLMULQDQ: no streaming state.
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(_) | Material::G256c(_) if self.alg.is_vector() => {
-                self.hash_vector(&[msg]).ok()
-            }
+            Material::G128c(p) => Some(binary_digest(clmul128_value(
+                p,
+                self.backend,
+                self.alg.is_vector(),
+                &[msg],
+            ))),
             #[cfg(target_arch = "x86_64")]
-            Material::G128c(p) if narrow(16) => Some(binary_digest(clmul128::one_shot(p, msg))),
-            #[cfg(target_arch = "x86_64")]
-            Material::G256c(p) if narrow(32) => Some(binary_digest(clmul256::one_shot(p, msg))),
-            // Hash2L on VPCLMULQDQ: the state on the stack.
-            #[cfg(target_arch = "x86_64")]
-            Material::G128c(p) if self.backend == Backend::Vpclmul && !self.alg.is_vector() => {
-                Some(binary_digest(vclmul128::one_shot(p, msg)))
-            }
-            #[cfg(target_arch = "x86_64")]
-            Material::G256c(p) if self.backend == Backend::Vpclmul && !self.alg.is_vector() => {
-                Some(binary_digest(vclmul256::one_shot(p, msg)))
-            }
+            Material::G256c(p) => Some(binary_digest(clmul256_value(
+                p,
+                self.backend,
+                self.alg.is_vector(),
+                &[msg],
+            ))),
             _ => None,
         };
         if let Some(digest) = simd {
@@ -412,12 +419,19 @@ impl Key {
         // PCLMULQDQ / VPCLMULQDQ: the whole vector in one call, no streaming state.
         #[cfg(target_arch = "x86_64")]
         {
-            let wide = self.backend == Backend::Vpclmul;
             let v = match &self.material {
-                Material::G128c(p) if wide => Some(binary_digest(vclmul128::vector(p, components))),
-                Material::G128c(p) => Some(binary_digest(clmul128::vector(p, components))),
-                Material::G256c(p) if wide => Some(binary_digest(vclmul256::vector(p, components))),
-                Material::G256c(p) => Some(binary_digest(clmul256::vector(p, components))),
+                Material::G128c(p) => Some(binary_digest(clmul128_value(
+                    p,
+                    self.backend,
+                    true,
+                    components,
+                ))),
+                Material::G256c(p) => Some(binary_digest(clmul256_value(
+                    p,
+                    self.backend,
+                    true,
+                    components,
+                ))),
                 _ => None,
             };
             if let Some(d) = v {
@@ -1015,16 +1029,11 @@ fn with_lane_table<F: SimdPrime>(
 /// code for the algorithm and the message is past the backend's crossover length, else by
 /// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
-    let crossover = SimdState::<F>::one_shot_crossover(key.alg, key.backend, true);
     #[cfg(target_arch = "x86_64")]
-    if key.backend == Backend::Scalar
-        || (key.backend != Backend::Portable
-            && msg.len() <= crossover
-            && crate::backend::scalar_here())
-    {
+    if key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
         return Some(crate::backend::scalar::one_shot(key.alg, p, msg));
     }
-    if msg.len() <= crossover {
+    if msg.len() <= key.crossover {
         return None;
     }
     let xw = <&[F; G]>::try_from(p.hx()).ok();
@@ -1040,13 +1049,7 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
 /// groups with the key's powers (TSC cycles, 256 B: 190 vs 203; 1 KiB: 695 vs 760).
 fn poly1305_scalar(key: &Key, p: &Powers<Fp1305>, msg: &[u8]) -> Option<Fp1305> {
     #[cfg(target_arch = "x86_64")]
-    if key.alg == Algorithm::POLY1305
-        && (key.backend == Backend::Scalar
-            || (key.backend != Backend::Portable
-                && msg.len()
-                    <= SimdState::<Fp1305>::one_shot_crossover(key.alg, key.backend, true)
-                && crate::backend::scalar_here()))
-    {
+    if key.alg == Algorithm::POLY1305 && key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
         let [r0, r1, _] = p.x().to_u192();
         let mut r = Clamped::new(r0 as u128 | (r1 as u128) << 64)?;
         let v = crate::backend::scalar::poly1305(&r, msg);
@@ -1249,6 +1252,94 @@ pub(crate) fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -
         d = d.wrapping_add(u128::from_le_bytes(*s));
     }
     Digest::new(&d.to_le_bytes())
+}
+
+/// The Hash2L value of `components[0]` (`vector` false) or the vecHash2L value of
+/// `components`, with the powers `p` of a PCLMULQDQ or VPCLMULQDQ key: no streaming state.
+/// Hash2L below `TREE_FROM` blocks runs in xmm on either backend.
+macro_rules! clmul_value {
+    ($name:ident, $narrow:ident, $wide:ident, $field:ident, $block:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        fn $name(
+            p: &Powers<$narrow::$field>,
+            backend: Backend,
+            vector: bool,
+            components: &[&[u8]],
+        ) -> $narrow::$field {
+            let wide = backend == Backend::Vpclmul;
+            match components {
+                [msg] if !vector => {
+                    if wide && msg.len() >= crate::construct::TREE_FROM * $block {
+                        $wide::one_shot(p, msg)
+                    } else {
+                        $narrow::one_shot(p, msg)
+                    }
+                }
+                _ if wide => $wide::vector(p, components),
+                _ => $narrow::vector(p, components),
+            }
+        }
+    };
+}
+
+clmul_value!(clmul128_value, clmul128, vclmul128, Gf128c, 16);
+clmul_value!(clmul256_value, clmul256, vclmul256, Gf256c, 32);
+
+/// `brwhash::hash` (`components` = the message) and `hash_vector` of Hash2L / vecHash2L on
+/// PCLMULQDQ or VPCLMULQDQ, the key powers on the stack: a `Key` boxes them, and the box
+/// cost a malloc, a zero fill and a copy of the 1.6 KB (3.1 KB for 256-bit) powers per
+/// call. `None`: another backend, or an input the `Key` path reports an error for.
+pub(crate) fn one_shot_clmul(
+    alg: Algorithm,
+    key: &[u8],
+    components: &[&[u8]],
+    requested: Option<Backend>,
+) -> Result<Option<Digest>, Error> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let vector = alg.is_vector();
+        let Some(field) = alg.binary_field() else {
+            return Ok(None);
+        };
+        let count_ok = if vector {
+            (1..=MAX_COMPONENTS).contains(&components.len())
+        } else {
+            components.len() == 1
+        };
+        if key.len() != alg.key_len() || !count_ok {
+            return Ok(None);
+        }
+        let backend = Backend::select(alg, requested)?;
+        if !matches!(backend, Backend::Pclmul | Backend::Vpclmul) {
+            return Ok(None);
+        }
+        let longest = components.iter().map(|c| c.len() as u64).max().unwrap_or(0);
+        let n_end = crate::construct::end_weights_needed(vector, key.len(), longest);
+        let (n_sq, gamma) =
+            match crate::construct::hash2l_squares_needed(vector, key.len(), longest) {
+                (n, false) => (n, None),
+                (n, true) => (n, Some(5)),
+            };
+        let digest = if field == BinField::Gf256 {
+            let x = <Gf256 as crate::field::BinaryField>::from_bytes(key);
+            let x = clmul256::Gf256c::from_portable(x);
+            let mut p = Powers::empty();
+            clmul256::fill_powers(&mut p, x, n_sq, gamma, n_end, vector);
+            binary_digest(clmul256_value(&p, backend, vector, components))
+        } else {
+            let x = <Gf128 as crate::field::BinaryField>::from_bytes(key);
+            let x = clmul128::Gf128c::from_portable(x);
+            let mut p = Powers::empty();
+            clmul128::fill_powers(&mut p, x, n_sq, gamma, n_end, vector);
+            binary_digest(clmul128_value(&p, backend, vector, components))
+        };
+        Ok(Some(digest))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (alg, key, components, requested);
+        Ok(None)
+    }
 }
 
 fn binary_digest<F: crate::field::BinaryField>(v: F) -> Digest {

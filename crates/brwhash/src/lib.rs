@@ -89,6 +89,9 @@ pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
     if let Some(d) = key::one_shot_scalar(alg, key, msg, None)? {
         return Ok(d);
     }
+    if let Some(d) = key::one_shot_clmul(alg, key, &[msg], None)? {
+        return Ok(d);
+    }
     Ok(Key::for_length(alg, key, len)?.hash(msg))
 }
 
@@ -118,6 +121,9 @@ pub fn hash_with_backend(
     if let Some(d) = key::one_shot_scalar(alg, key, msg, Some(backend))? {
         return Ok(d);
     }
+    if let Some(d) = key::one_shot_clmul(alg, key, &[msg], Some(backend))? {
+        return Ok(d);
+    }
     Ok(Key::for_length_with(alg, key, len, Some(backend))?.hash(msg))
 }
 
@@ -134,6 +140,11 @@ pub fn hash_with_backend(
 /// ```
 pub fn hash_vector(alg: Algorithm, key: &[u8], components: &[&[u8]]) -> Result<Digest, Error> {
     // The longest component sizes the key's powers (vecHash2L's end weights).
+    if alg.is_vector() {
+        if let Some(d) = key::one_shot_clmul(alg, key, components, None)? {
+            return Ok(d);
+        }
+    }
     let longest = components.iter().map(|c| c.len() as u64).max().unwrap_or(0);
     Key::for_length(alg, key, longest)?.hash_vector(components)
 }

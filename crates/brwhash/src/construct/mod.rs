@@ -117,7 +117,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
     }
 
     #[inline(always)]
-    fn fill(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) {
+    pub(crate) fn fill(&mut self, x: F, n_sq: usize, n_hx: usize, gamma_log: Option<usize>) {
         self.fill_hg(x, n_sq, n_hx, gamma_log, G)
     }
 

@@ -56,6 +56,31 @@ impl X86Lanes for Fp1271 {
     type I8 = Fp1271x8i;
 }
 
+/// The CPU's vendor ("AuthenticAMD", "GenuineIntel", ...) and family (base family plus
+/// extended family, as the vendors' manuals define the displayed family), if its vendor
+/// string is one of those two.
+pub(crate) fn cpu_family() -> Option<(&'static str, u32)> {
+    use core::arch::x86_64::__cpuid;
+    // (CPUID exists on every x86-64 CPU, and leaves 0 and 1 always answer.)
+    let (l0, l1) = (__cpuid(0), __cpuid(1));
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+    let vendor = match &vendor {
+        b"AuthenticAMD" => "AuthenticAMD",
+        b"GenuineIntel" => "GenuineIntel",
+        _ => return None,
+    };
+    let base = (l1.eax >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((l1.eax >> 20) & 0xff)
+    } else {
+        base
+    };
+    Some((vendor, family))
+}
+
 /// The scalar backend's entry points: the 64-bit schedule of `construct::scalar` compiled
 /// with BMI2 (`mulx`, `shlx`/`shrx`). (ADX would add nothing: LLVM emits `adc` for the
 /// carry chains of `u128` sums either way.)
@@ -311,23 +336,23 @@ macro_rules! clmul_entries {
             }
         }
 
-        /// The key powers, computed with PCLMULQDQ.
+        /// The key powers into `p` (from `Powers::empty`), computed with PCLMULQDQ.
         #[target_feature(enable = "pclmulqdq,sse4.1")]
         pub(crate) fn $powers(
+            p: &mut Powers<$field>,
             x: $field,
             n_sq: usize,
             gamma_log: Option<usize>,
             n_end: usize,
             vector: bool,
-        ) -> Box<Powers<$field>> {
+        ) {
             // Binary fields use no Horner powers of x (only of gamma = x^32); the end
             // weights (x^2 and, for vecHash2L, x times gamma^e) of the VPCLMULQDQ one-shot
             // paths.
-            let mut p = Powers::new(x, n_sq, 1, gamma_log);
+            p.fill(x, n_sq, 1, gamma_log);
             if gamma_log.is_some() && n_end > 0 {
                 p.fill_end_weights(n_end, vector);
             }
-            p
         }
     };
 }
