@@ -651,6 +651,9 @@ impl<F: SimdPrime> SimdState<F> {
             #[cfg(target_arch = "x86_64")]
             Plan::Poly(Lanes::Avx512x8) => Some(unsafe { x86::exact_avx512(x, xw, table, msg) }),
             #[cfg(target_arch = "x86_64")]
+            Plan::Poly(Lanes::Ifma8) if table.is_none() && halves_one_shot(msg.len()) => {
+                Some(unsafe { x86::exact_ifma4(x, xw, msg) })
+            }
             Plan::Poly(Lanes::Ifma8) => Some(unsafe { x86::exact_ifma8(x, xw, table, msg) }),
             _ => {
                 let _ = (x, xw, table, msg);
@@ -745,9 +748,13 @@ impl<F: SimdPrime> SimdState<F> {
     ///   3.69 / 2.59 vs 2.84 / 1.10, 60 B 2.38 / 1.51 vs 2.30 / 0.94, 90 B 1.84 / 1.28 vs
     ///   1.85 / 1.33: one-shot 40 for 2^130-5, 64 otherwise.
     ///
-    /// On Zen 4 (`zmm_in_halves`), Poly1305 on IFMA one-shot, TSC cycles per message, IFMA
-    /// vs scalar: 288 B 327 vs 231, 384 B 324 vs 296, 448 B 363 vs 338, 480 B 364 vs 360,
-    /// 512 B 363 vs 383, 576 B 403 vs 423: 480 there.
+    /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
+    /// (`halves_one_shot`); TSC cycles per message, IFMA vs scalar: Poly1305 256 B 283 vs
+    /// 207, 320 B 277 vs 253, 384 B 287 vs 294, 448 B 295 vs 337: 384 (Poly1305's scalar
+    /// code is plain Horner with the clamped key); polyHash1305 128 B 199 vs 206, 192 B 230
+    /// vs 282: 128; polyHash1271 256 B 264 vs 248, 320 B 279 vs 290, 384 B 285 vs 333: 288.
+    /// (On 8 zmm lanes there, Poly1305 crossed at 480 B: 448 B 363 vs 338, 512 B 363 vs
+    /// 383.)
     ///
     /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
     /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
@@ -758,7 +765,15 @@ impl<F: SimdPrime> SimdState<F> {
         match (Plan::of(alg, backend), p1271) {
             (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 128,
             (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 192,
-            (Some(Plan::Poly(Lanes::Ifma8)), false) if zmm_in_halves() => 480,
+            // Zen 4 (one-shot on 4 ymm lanes there: `halves_one_shot`).
+            (Some(Plan::Poly(Lanes::Ifma8)), false) if zmm_in_halves() => {
+                if alg == Algorithm::POLY1305 {
+                    384
+                } else {
+                    128
+                }
+            }
+            (Some(Plan::Poly(Lanes::Ifma8)), true) if zmm_in_halves() => 288,
             (Some(Plan::Poly(Lanes::Ifma8)), false) => 240,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
@@ -822,20 +837,42 @@ pub(crate) fn scalar_here() -> bool {
 /// Whether this CPU runs a 512-bit vector instruction as two 256-bit halves: AMD's Zen 4
 /// (family 0x19; Zen 3, the same family, has no AVX-512, so no zmm code runs there). Its
 /// zmm multiply-adds retire at half the rate of Zen 5's, and the one-shot set-up of the
-/// IFMA lanes (a chain of dependent zmm products) costs about twice as much, so scalar code
-/// keeps longer messages there (`SimdState::one_shot_crossover`).
+/// IFMA lanes (a chain of dependent zmm products) costs about twice as much, so one-shot
+/// polyHash takes 4 ymm lanes and scalar code keeps other lengths there
+/// (`halves_one_shot`, `SimdState::one_shot_crossover`). The environment variable
+/// `BRWHASH_ZMM_HALVES` (`1` or `0`, read once) overrides the answer, so that tests reach
+/// both choices on any CPU with IFMA; the output never depends on it.
 pub(crate) fn zmm_in_halves() -> bool {
     static HALVES: OnceLock<bool> = OnceLock::new();
-    *HALVES.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            x86::cpu_family() == Some(("AuthenticAMD", 0x19))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+    *HALVES.get_or_init(|| match std::env::var("BRWHASH_ZMM_HALVES").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => cpu_runs_zmm_in_halves(),
     })
+}
+
+/// What [`zmm_in_halves`] detects on this CPU, without the environment's override.
+#[doc(hidden)]
+pub fn cpu_runs_zmm_in_halves() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::cpu_family() == Some(("AuthenticAMD", 0x19))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether a one-shot polyHash / Poly1305 of `len` bytes on IFMA runs on 4 ymm lanes rather
+/// than 8 zmm lanes: on a CPU that runs zmm in halves, the ymm lanes' power table is a
+/// shorter chain of cheaper products, and the message's products cost the same per block.
+/// Poly1305 one-shot on Zen 4, TSC cycles per message, zmm vs ymm: 512 B 357 vs 306, 1 KiB
+/// 458 vs 392, 4 KiB 952 vs 874, 8 KiB 1608 vs 1469, 16 KiB 2757 vs 2674, 24 KiB 3934 vs
+/// 3905, 32 KiB 5101 vs 5131, 48 KiB 7431 vs 7560: up to 24 KiB.
+#[inline]
+fn halves_one_shot(len: usize) -> bool {
+    len <= 24 * 1024 && zmm_in_halves()
 }
 
 /// The prime-field functions on the scalar backend (`construct::ScalarHasher` compiled with

@@ -299,6 +299,13 @@ exact_entry!(
     I8
 );
 
+/// [`exact_ifma8`] on 4 ymm lanes, for one-shot calls on CPUs that run zmm in halves
+/// (`super::zmm_in_halves`).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+pub(crate) fn exact_ifma4<F: X86Lanes>(x: F, xw: Option<&[F; G]>, msg: &[u8]) -> F {
+    poly_exact::<F, F::I4>(x, xw.map(|xw| &xw[..]), None, msg)
+}
+
 macro_rules! clmul_entries {
     ($field:ty, $update:ident, $next:ident, $finish:ident, $powers:ident, $one_shot:ident, $vector:ident) => {
         /// Hash2L of a whole message (`construct::hash2l_one_shot`), and vecHash2L of a

@@ -1,0 +1,65 @@
+//! The CPU-class choices (`BRWHASH_ZMM_HALVES`): where the CPU runs zmm in halves (Zen 4),
+//! one-shot polyHash / Poly1305 on IFMA takes 4 ymm lanes and the scalar crossovers differ.
+//! This binary forces the choice this CPU does not make, so that both paths are tested on
+//! any CPU with IFMA (the rest of the suite runs the CPU's own); the digests must not change.
+
+mod common;
+
+use brwhash::{Algorithm, Backend, Key};
+use common::Rng;
+
+#[test]
+fn the_other_cpu_class_gives_the_same_digests() {
+    if !Backend::Ifma.cpu_supports() {
+        println!("skipping: this CPU lacks AVX-512 IFMA");
+        return;
+    }
+    let other = if brwhash::backend::cpu_runs_zmm_in_halves() {
+        "0"
+    } else {
+        "1"
+    };
+    // The only test of this binary: nothing has read the variable yet.
+    std::env::set_var("BRWHASH_ZMM_HALVES", other);
+    let mut rng = Rng(0x2e11);
+    let algs = [
+        Algorithm::POLY1305,
+        Algorithm::POLYHASH1305,
+        Algorithm::POLYHASH1271,
+        "4-decBRWHash1305".parse().unwrap(),
+    ];
+    // Every length to 2 KiB (every crossover and ymm group shape), then lengths around the
+    // one-shot ymm limit (24 KiB) and the short power table's (56 ymm vector blocks).
+    let mut lengths: Vec<usize> = (0..=2048).collect();
+    lengths.extend([
+        3583,
+        3584,
+        3585,
+        3600,
+        24 * 1024 - 1,
+        24 * 1024,
+        24 * 1024 + 17,
+        40000,
+    ]);
+    let data = rng.bytes(40000);
+    let mut checked = 0;
+    for alg in algs {
+        for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
+            let slow = Key::with_backend(alg, &key, Backend::Portable).unwrap();
+            let fast = Key::with_backend(alg, &key, Backend::Ifma).unwrap();
+            for &n in &lengths {
+                let msg = &data[..n];
+                let want = slow.hash(msg);
+                assert_eq!(fast.hash(msg), want, "{alg} key n={n} halves={other}");
+                assert_eq!(
+                    brwhash::hash_with_backend(alg, Backend::Ifma, &key, msg).unwrap(),
+                    want,
+                    "{alg} one-shot n={n} halves={other}"
+                );
+                assert_eq!(brwhash::hash(alg, &key, msg).unwrap(), want);
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} messages, BRWHASH_ZMM_HALVES={other}");
+}
