@@ -1260,6 +1260,7 @@ pub(crate) fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -
 macro_rules! clmul_value {
     ($name:ident, $narrow:ident, $wide:ident, $field:ident, $block:expr) => {
         #[cfg(target_arch = "x86_64")]
+        #[inline]
         fn $name(
             p: &Powers<$narrow::$field>,
             backend: Backend,
