@@ -82,6 +82,24 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
 /// 14 blocks 250 vs 234, 16 blocks 283 vs 207).
 pub(crate) const TREE_FROM: usize = 14;
 
+/// [`TREE_FROM`] where the CPU runs zmm in halves (Zen 4: `backend::zmm_in_halves`), whose
+/// lanes cost twice as much per instruction. Measured there, with a key, TSC cycles per
+/// message, xmm vs lanes: Hash2L128 14 blocks 119 vs 155, 15 blocks 121 vs 144, 16 blocks 135
+/// vs 143, 17 blocks 143 vs 151, 18 blocks 148 vs 149, 20 blocks 163 vs 150; Hash2L256 14
+/// blocks 278 vs 353, 16 blocks 315 vs 328, 18 blocks 345 vs 352, 20 blocks 381 vs 349.
+/// The key powers are those of [`TREE_FROM`] (the xmm code needs no more).
+pub(crate) const TREE_FROM_HALVES: usize = 19;
+
+/// Blocks from which a one-shot Hash2L message on VPCLMULQDQ takes the lanes on this CPU.
+#[inline]
+pub(crate) fn tree_from() -> usize {
+    if crate::backend::zmm_in_halves() {
+        TREE_FROM_HALVES
+    } else {
+        TREE_FROM
+    }
+}
+
 /// The end weights (`Powers::fill_end_weights`) that messages (vecHash2L: components) of
 /// at most `max_len` bytes read, blocks of `b` bytes: none for a Hash2L message the xmm
 /// code takes, one per super-block up to a group of four (and for vecHash2L one more, a

@@ -14,9 +14,8 @@ mod twolevel;
 
 pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
 pub(crate) use hash2l::{
-    end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot,
-    vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, TREE_FROM,
-    WIDE_FROM,
+    end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
+    vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, WIDE_FROM,
 };
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
