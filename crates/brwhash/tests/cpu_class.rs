@@ -44,42 +44,45 @@ fn the_other_cpu_class_gives_the_same_digests() {
     let data = rng.bytes(40000);
     let mut checked = 0;
     for alg in algs {
-        for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
-            let slow = Key::with_backend(alg, &key, Backend::Portable).unwrap();
-            let fast = Key::with_backend(alg, &key, Backend::Ifma).unwrap();
-            for &n in &lengths {
-                let msg = &data[..n];
-                let want = slow.hash(msg);
-                assert_eq!(fast.hash(msg), want, "{alg} key n={n} halves={other}");
-                assert_eq!(
-                    brwhash::hash_with_backend(alg, Backend::Ifma, &key, msg).unwrap(),
-                    want,
-                    "{alg} one-shot n={n} halves={other}"
-                );
-                assert_eq!(brwhash::hash(alg, &key, msg).unwrap(), want);
-                checked += 1;
-            }
-        }
+        checked += agree_with_portable(alg, Backend::Ifma, &lengths, &data, &mut rng, other);
     }
     // Hash2L on VPCLMULQDQ: the xmm code keeps more blocks where zmm runs in halves.
     if Backend::Vpclmul.cpu_supports() {
+        let lengths: Vec<usize> = (0..=1300).collect();
         for alg in [Algorithm::HASH2L128, Algorithm::HASH2L256] {
-            for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
-                let slow = Key::with_backend(alg, &key, Backend::Portable).unwrap();
-                let fast = Key::with_backend(alg, &key, Backend::Vpclmul).unwrap();
-                for n in 0..=1300 {
-                    let msg = &data[..n];
-                    let want = slow.hash(msg);
-                    assert_eq!(fast.hash(msg), want, "{alg} key n={n} halves={other}");
-                    assert_eq!(
-                        brwhash::hash_with_backend(alg, Backend::Vpclmul, &key, msg).unwrap(),
-                        want,
-                        "{alg} one-shot n={n} halves={other}"
-                    );
-                    checked += 1;
-                }
-            }
+            checked += agree_with_portable(alg, Backend::Vpclmul, &lengths, &data, &mut rng, other);
         }
     }
     println!("{checked} messages, BRWHASH_ZMM_HALVES={other}");
+}
+
+/// `alg` on `backend` (with a key, and one-shot through `hash_with_backend` and `hash`) gives
+/// the portable digest of every prefix of `data` whose length is in `lengths`, for the
+/// all-ones key and a random one. Returns the messages checked.
+fn agree_with_portable(
+    alg: Algorithm,
+    backend: Backend,
+    lengths: &[usize],
+    data: &[u8],
+    rng: &mut Rng,
+    halves: &str,
+) -> usize {
+    let mut checked = 0;
+    for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
+        let slow = Key::with_backend(alg, &key, Backend::Portable).unwrap();
+        let fast = Key::with_backend(alg, &key, backend).unwrap();
+        for &n in lengths {
+            let msg = &data[..n];
+            let want = slow.hash(msg);
+            assert_eq!(fast.hash(msg), want, "{alg} key n={n} halves={halves}");
+            assert_eq!(
+                brwhash::hash_with_backend(alg, backend, &key, msg).unwrap(),
+                want,
+                "{alg} one-shot n={n} halves={halves}"
+            );
+            assert_eq!(brwhash::hash(alg, &key, msg).unwrap(), want, "{alg} n={n}");
+            checked += 1;
+        }
+    }
+    checked
 }
