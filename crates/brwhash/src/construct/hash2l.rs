@@ -8,7 +8,7 @@
 
 use super::{Blocks, Held, Powers};
 use crate::backend::{end_of, prefetch_ahead};
-use crate::eval::brw::{ubrw7, ubrw_full};
+use crate::eval::brw::{ubrw31_by_level, ubrw7, ubrw_full};
 use crate::eval::{brw_short, Horner, G};
 use crate::field::{BinaryField, Field};
 use zeroize::Zeroize;
@@ -269,7 +269,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
             *s = &first[j * sb..(j + 1) * sb];
         }
         // No value before the first group: no Horner product.
-        let mut acc = V::reduce(ubrw_full(sq, &load_group::<F, V>(&sbs[..V::W])));
+        let mut acc = V::reduce(ubrw31_by_level(sq, &load_group::<F, V>(&sbs[..V::W])));
         let mut step = V::splat(p.hg()[V::W - 1]);
         for g in &mut groups {
             prefetch_ahead(g, end);
@@ -302,7 +302,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
                 w[l] = table[t - 1 - i];
             }
         }
-        let d = V::reduce(ubrw_full(sq, &load_group::<F, V>(&sbs[..V::W])));
+        let d = V::reduce(ubrw31_by_level(sq, &load_group::<F, V>(&sbs[..V::W])));
         let mut weights = V::from_lanes(&w[..V::W]);
         sum = V::wide_add(sum, d.mul_wide(weights));
         weights.zeroize();
@@ -616,7 +616,7 @@ fn lane_group<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, byte
 #[inline(always)]
 fn lane_step<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, sbs: &[&[u8]]) -> V {
     let vb = load_group::<F, V>(sbs);
-    V::reduce(V::wide_add(acc.mul_wide(step), ubrw_full(sq, &vb)))
+    V::reduce(V::wide_add(acc.mul_wide(step), ubrw31_by_level(sq, &vb)))
 }
 
 /// The lanes `acc`, then the rest of a component (less than a group) into `horner`: the k
@@ -653,7 +653,7 @@ fn lanes_end<F: BinaryField, V: BinLanes<F>>(
             *s = &rest[at..at + sb];
         }
         let vb = load_group::<F, V>(&sbs[..V::W]);
-        let d = V::reduce(ubrw_full(sq, &vb));
+        let d = V::reduce(ubrw31_by_level(sq, &vb));
         for (l, w) in w.iter_mut().enumerate().take(V::W) {
             *w = if l + k >= V::W {
                 gamma_pow(p, V::W - 1 - l)

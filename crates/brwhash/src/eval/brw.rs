@@ -40,6 +40,46 @@ pub fn ubrw_full<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide 
     }
 }
 
+/// [`ubrw_full`] of 31 blocks level by level: the eight 3-block leaves, then the four
+/// 7-block trees, the two 15-block ones and the top. The same products and reductions, but
+/// the independent ones first, so that the out-of-order window sees them together (SIMD
+/// lanes: a group of four 31-block trees in zmm registers, about 350 instructions, is longer
+/// than Zen 4's 320-entry reorder buffer). Hash2L128 with a key on Zen 4, TSC cycles per
+/// message, `ubrw_full` -> this: 8 KiB 790 -> 774, 64 KiB 5911 -> 5781, 1 MiB 94750 -> 90790
+/// (no change in xmm registers, where it is not used).
+#[inline(always)]
+pub fn ubrw31_by_level<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
+    debug_assert_eq!(ms.len(), 31);
+    // Written out, not loops over arrays: SIMD values in arrays went through memory.
+    let l0 = ubrw_le3(sq, &ms[0..3]);
+    let l1 = ubrw_le3(sq, &ms[4..7]);
+    let l2 = ubrw_le3(sq, &ms[8..11]);
+    let l3 = ubrw_le3(sq, &ms[12..15]);
+    let l4 = ubrw_le3(sq, &ms[16..19]);
+    let l5 = ubrw_le3(sq, &ms[20..23]);
+    let l6 = ubrw_le3(sq, &ms[24..27]);
+    let l7 = ubrw_le3(sq, &ms[28..31]);
+    let s0 = node(sq, l0, 2, ms[3], l1);
+    let s1 = node(sq, l2, 2, ms[11], l3);
+    let s2 = node(sq, l4, 2, ms[19], l5);
+    let s3 = node(sq, l6, 2, ms[27], l7);
+    let h0 = node(sq, s0, 3, ms[7], s1);
+    let h1 = node(sq, s2, 3, ms[23], s3);
+    node(sq, h0, 4, ms[15], h1)
+}
+
+/// reduce(a) (x^(2^e) + m) + b: a node of the BRW tree.
+#[inline(always)]
+fn node<F: Field, P: SqTable<F> + ?Sized>(
+    sq: &P,
+    a: F::Wide,
+    e: usize,
+    m: F,
+    b: F::Wide,
+) -> F::Wide {
+    F::wide_add(F::reduce(a).mul_wide(sq.sq(e).add_block(m)), b)
+}
+
 // The levels of `ubrw_full` as separate always-inlined functions, not closures: SIMD field
 // types must inline whole into their `#[target_feature]` callers (see `backend::x86`).
 

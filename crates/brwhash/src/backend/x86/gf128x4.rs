@@ -12,7 +12,8 @@
 use core::arch::x86_64::*;
 
 use super::ops::clmul512::{
-    clmul, four_lanes, load_lanes, load_rows, shl64, shr64, transpose4, xor, xor3, ZV,
+    clmul, four_lanes, load_lanes, load_rows, shl64, transpose4, unpack_hi, unpack_lo, xor, xor3,
+    ZV,
 };
 
 use super::gf128c::Gf128c;
@@ -27,13 +28,6 @@ pub(crate) struct Gf128x4(__m512i);
 /// correction: the middle term is kmid + lo + hi.
 #[derive(Clone, Copy)]
 pub(crate) struct Wide128x4([__m512i; 3]);
-
-/// a_lo + a_hi in the low 64 bits of each lane.
-#[inline(always)]
-fn fold(a: __m512i) -> __m512i {
-    // SAFETY: see the module documentation of `backend::x86`.
-    xor(a, unsafe { _mm512_shuffle_epi32::<0x4e>(a) })
-}
 
 impl Default for Gf128x4 {
     fn default() -> Self {
@@ -77,10 +71,16 @@ impl Field for Gf128x4 {
     fn mul_wide(self, rhs: Self) -> Wide128x4 {
         // Karatsuba: (a_lo + a_hi)(b_lo + b_hi) in place of the two cross products; the
         // middle term's correction (+ lo + hi) is linear, so it waits for `reduce`.
+        // Both operands' folds in one register, [a_lo + a_hi, b_lo + b_hi], by two unpacks
+        // and one XOR (two pshufd and two XORs apart). On Zen 4 every zmm instruction
+        // besides the carry-less products adds about 0.45 core cycles to a loop that is
+        // bound by issue, not latency: with one instruction less in `reduce` too, Hash2L128
+        // with a key, TSC cycles per message, 8 KiB 825 -> 790, 64 KiB 6054 -> 5911.
         let (a, b) = (self.0, rhs.0);
+        let f = xor(unpack_lo(a, b), unpack_hi(a, b));
         Wide128x4([
             clmul::<0x00>(a, b),
-            clmul::<0x00>(fold(a), fold(b)),
+            clmul::<0x10>(f, f),
             clmul::<0x11>(a, b),
         ])
     }
@@ -113,9 +113,10 @@ impl Field for Gf128x4 {
         // SAFETY: see the module documentation of `backend::x86`.
         let poly = unsafe { _mm512_set1_epi64(0x87) };
         let r = clmul::<0x01>(hi, poly);
-        let t = xor3(hi, shr64(mid), shr64(r));
+        let x = xor(mid, r);
+        let t = xor(hi, unpack_hi(x, x));
         let s = clmul::<0x00>(t, poly);
-        Gf128x4(xor3(lo, s, shl64(xor(mid, r))))
+        Gf128x4(xor3(lo, s, shl64(x)))
     }
 }
 

@@ -354,6 +354,17 @@ pub(crate) mod clmul512 {
         }
     }
 
+    /// Per 128-bit lane: [a.q0, b.q0].
+    #[inline(always)]
+    pub(crate) fn unpack_lo(a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_unpacklo_epi64(a, b) }
+    }
+    /// Per 128-bit lane: [a.q1, b.q1].
+    #[inline(always)]
+    pub(crate) fn unpack_hi(a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_unpackhi_epi64(a, b) }
+    }
+
     /// Per 128-bit lane: shift right by 64 bits.
     #[inline(always)]
     pub(crate) fn shr64(a: __m512i) -> __m512i {
