@@ -16,7 +16,6 @@
 use super::decbrw::combine;
 use super::{powers_to_g, Held, Powers};
 use crate::algorithm::Family;
-use crate::eval::brw::ubrw_full;
 use crate::eval::{brw_short, Brw, Horner, G};
 use crate::field::{Clamped, Field, Fp1305, PrimeField};
 use crate::Algorithm;
@@ -261,11 +260,53 @@ fn super_block<F: PrimeField, const DELTA: usize, const S: usize>(
     bytes: &[u8],
 ) -> F {
     let b = F::BLOCK;
-    let mut ms = [F::ZERO; DELTA];
-    for (m, block) in ms.iter_mut().zip(bytes.chunks_exact(b)) {
-        *m = F::load(block, false);
+    let bytes = &bytes[..DELTA * b];
+    // Each block loaded where the tree reads it: an array of the blocks first went through
+    // the stack (4-Hash1271 at 5000 B, TSC cycles: see `tree_at`).
+    let sq = &p.sq;
+    match DELTA {
+        3 => F::reduce(le3_at(sq, bytes, 0)),
+        7 => F::reduce(tree_at::<F, 7>(sq, bytes, 0)),
+        15 => F::reduce(tree_at::<F, 15>(sq, bytes, 0)),
+        _ => F::reduce(tree_at::<F, 31>(sq, bytes, 0)),
     }
-    F::reduce(ubrw_full(&p.sq, &ms))
+}
+
+/// Block i of `bytes`.
+#[inline(always)]
+fn block_at<F: PrimeField>(bytes: &[u8], i: usize) -> F {
+    let b = F::BLOCK;
+    F::load(&bytes[i * b..(i + 1) * b], false)
+}
+
+/// Unreduced BRW of blocks i..i+3 of `bytes` (a leaf).
+#[inline(always)]
+fn le3_at<F: PrimeField>(sq: &[F], bytes: &[u8], i: usize) -> F::Wide {
+    let (a, b) = (block_at::<F>(bytes, i), block_at::<F>(bytes, i + 1));
+    let c = block_at::<F>(bytes, i + 2);
+    F::wide_add(sq[0].add_block(a).mul_wide(sq[1].add_block(b)), c.widen())
+}
+
+/// Unreduced BRW of the K (7, 15 or 31) blocks of `bytes` from block i, as `ubrw_full`,
+/// with each block loaded where it is read. 4-Hash1271 with a key, scalar backend, TSC
+/// cycles per message, blocks in an array first -> loaded in place: 1500 B 862 -> 658,
+/// 5000 B 2666 -> 1867.
+#[inline(always)]
+fn tree_at<F: PrimeField, const K: usize>(sq: &[F], bytes: &[u8], i: usize) -> F::Wide {
+    let (head, tail) = match K {
+        7 => (F::reduce(le3_at(sq, bytes, i)), le3_at(sq, bytes, i + 4)),
+        15 => (
+            F::reduce(tree_at::<F, 7>(sq, bytes, i)),
+            tree_at::<F, 7>(sq, bytes, i + 8),
+        ),
+        _ => (
+            F::reduce(tree_at::<F, 15>(sq, bytes, i)),
+            tree_at::<F, 15>(sq, bytes, i + 16),
+        ),
+    };
+    let e = K.trailing_ones() as usize - 1;
+    let sep = block_at::<F>(bytes, i + K / 2);
+    F::wide_add(head.mul_wide(sq[e].add_block(sep)), tail)
 }
 
 /// c-decBRWHash of a message of at most 32 blocks per stream, without a state or an
