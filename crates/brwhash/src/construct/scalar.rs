@@ -16,6 +16,7 @@
 use super::decbrw::combine;
 use super::{powers_to_g, Held, Powers};
 use crate::algorithm::Family;
+use crate::eval::brw::ubrw_at;
 use crate::eval::{brw_short, Brw, Horner, G};
 use crate::field::{Clamped, Field, Fp1305, PrimeField};
 use crate::Algorithm;
@@ -25,11 +26,13 @@ use zeroize::Zeroize;
 /// decBRWHash streams).
 const MAX_CHUNK: usize = 32 * 16;
 
-/// Chunk of the stack BRW algorithm here: 2^w blocks, w = 3, the measured best (timing
-/// example, scalar backend, precomputed key, TSC cycles/byte at 1000 / 5000 bytes;
-/// BRWHash1305: w = 2 0.81 / 0.71, w = 3 0.73 / 0.60, w = 4 0.87 / 0.68, w = 5 1.03 / 0.71;
-/// BRWHash1271: 0.50 / 0.43, 0.46 / 0.36, 0.47 / 0.36, 0.51 / 0.38).
-const BRW_CHUNK: usize = 8;
+/// Chunk of the stack BRW algorithm here: 2^w blocks, w = 4, the measured best. Timing
+/// example, scalar backend, precomputed key, TSC cycles per message at 256 B / 1000 B /
+/// 5000 B / 64 KiB, with each chunk's blocks loaded in place (`Brw::push_chunk_with`):
+/// BRWHash1305 w = 3 308 / 867 / 3565 / 45055, w = 4 294 / 878 / 3419 / 42143, w = 5 454 /
+/// 1063 / 3540 / 41706; BRWHash1271 207 / 503 / 2066 / 25792, 204 / 478 / 2056 / 23988,
+/// 305 / 470 / 1912 / 22952. (With the blocks copied into an array first, w = 3 was best.)
+const BRW_CHUNK: usize = 16;
 
 /// Per-function state: absorbs whole chunks, finishes with the bytes after the last one.
 #[derive(Clone)]
@@ -95,11 +98,8 @@ impl<F: PrimeField> Core<F> {
             }
             Core::Brw(brw, _) => {
                 for chunk in bytes.chunks_exact(BRW_CHUNK * b) {
-                    let mut ms = [F::ZERO; BRW_CHUNK];
-                    for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
-                        *m = F::load(block, false);
-                    }
-                    brw.push_chunk(&p.sq, &ms);
+                    // Blocks loaded where the tree reads them (`ubrw_at`).
+                    brw.push_chunk_with(&p.sq, |j| F::load(&chunk[j * b..(j + 1) * b], false));
                 }
             }
             Core::TwoL(outer, d) => {
@@ -261,52 +261,16 @@ fn super_block<F: PrimeField, const DELTA: usize, const S: usize>(
 ) -> F {
     let b = F::BLOCK;
     let bytes = &bytes[..DELTA * b];
-    // Each block loaded where the tree reads it: an array of the blocks first went through
-    // the stack (4-Hash1271 at 5000 B, TSC cycles: see `tree_at`).
-    let sq = &p.sq;
+    // Each block loaded where the tree reads it (`ubrw_at`): an array of the blocks first went
+    // through the stack.
+    let m = |i: usize| F::load(&bytes[i * b..(i + 1) * b], false);
+    let sq: &[F] = &p.sq;
     match DELTA {
-        3 => F::reduce(le3_at(sq, bytes, 0)),
-        7 => F::reduce(tree_at::<F, 7>(sq, bytes, 0)),
-        15 => F::reduce(tree_at::<F, 15>(sq, bytes, 0)),
-        _ => F::reduce(tree_at::<F, 31>(sq, bytes, 0)),
+        3 => F::reduce(ubrw_at::<F, [F], 3>(sq, &m, 0)),
+        7 => F::reduce(ubrw_at::<F, [F], 7>(sq, &m, 0)),
+        15 => F::reduce(ubrw_at::<F, [F], 15>(sq, &m, 0)),
+        _ => F::reduce(ubrw_at::<F, [F], 31>(sq, &m, 0)),
     }
-}
-
-/// Block i of `bytes`.
-#[inline(always)]
-fn block_at<F: PrimeField>(bytes: &[u8], i: usize) -> F {
-    let b = F::BLOCK;
-    F::load(&bytes[i * b..(i + 1) * b], false)
-}
-
-/// Unreduced BRW of blocks i..i+3 of `bytes` (a leaf).
-#[inline(always)]
-fn le3_at<F: PrimeField>(sq: &[F], bytes: &[u8], i: usize) -> F::Wide {
-    let (a, b) = (block_at::<F>(bytes, i), block_at::<F>(bytes, i + 1));
-    let c = block_at::<F>(bytes, i + 2);
-    F::wide_add(sq[0].add_block(a).mul_wide(sq[1].add_block(b)), c.widen())
-}
-
-/// Unreduced BRW of the K (7, 15 or 31) blocks of `bytes` from block i, as `ubrw_full`,
-/// with each block loaded where it is read. 4-Hash1271 with a key, scalar backend, TSC
-/// cycles per message, blocks in an array first -> loaded in place: 1500 B 862 -> 658,
-/// 5000 B 2666 -> 1867.
-#[inline(always)]
-fn tree_at<F: PrimeField, const K: usize>(sq: &[F], bytes: &[u8], i: usize) -> F::Wide {
-    let (head, tail) = match K {
-        7 => (F::reduce(le3_at(sq, bytes, i)), le3_at(sq, bytes, i + 4)),
-        15 => (
-            F::reduce(tree_at::<F, 7>(sq, bytes, i)),
-            tree_at::<F, 7>(sq, bytes, i + 8),
-        ),
-        _ => (
-            F::reduce(tree_at::<F, 15>(sq, bytes, i)),
-            tree_at::<F, 15>(sq, bytes, i + 16),
-        ),
-    };
-    let e = K.trailing_ones() as usize - 1;
-    let sep = block_at::<F>(bytes, i + K / 2);
-    F::wide_add(head.mul_wide(sq[e].add_block(sep)), tail)
 }
 
 /// c-decBRWHash of a message of at most 32 blocks per stream, without a state or an

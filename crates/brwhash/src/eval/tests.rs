@@ -48,6 +48,33 @@ fn stack_brw<F: Field + Canonical, const C: usize>(sq: &[F], ms: &[F]) -> [u8; 3
     e.finish(sq).to_canonical_bytes()
 }
 
+/// BRW by whole chunks through `push_chunk_with` (each block read where the tree uses it),
+/// then the rest block by block.
+fn stack_brw_with<F: Field + Canonical, const C: usize>(sq: &[F], ms: &[F]) -> [u8; 32] {
+    let mut e = Brw::<F, C>::default();
+    let mut chunks = ms.chunks_exact(C);
+    for chunk in &mut chunks {
+        e.push_chunk_with(sq, |j| chunk[j]);
+    }
+    for &m in chunks.remainder() {
+        e.push(sq, m);
+    }
+    e.finish(sq).to_canonical_bytes()
+}
+
+/// `brw::ubrw_at` of the first l blocks, for the l it serves (3, 7, 15, 31).
+fn brw_at<F: Field + Canonical>(sq: &[F], ms: &[F]) -> Option<[u8; 32]> {
+    let m = |j: usize| ms[j];
+    let w = match ms.len() {
+        3 => brw::ubrw_at::<F, [F], 3>(sq, &m, 0),
+        7 => brw::ubrw_at::<F, [F], 7>(sq, &m, 0),
+        15 => brw::ubrw_at::<F, [F], 15>(sq, &m, 0),
+        31 => brw::ubrw_at::<F, [F], 31>(sq, &m, 0),
+        _ => return None,
+    };
+    Some(F::reduce(w).to_canonical_bytes())
+}
+
 /// BRW by chunks of 4 blocks taken singly, in pairs and in quads wherever the chunk count
 /// allows them (`push_chunk_pair` from an even count, `push_chunk_quad` from a multiple of 4),
 /// in a pattern set by `pattern`, then the rest block by block.
@@ -103,6 +130,17 @@ fn check<F: Field + Canonical>(from: impl Fn(u64, u64) -> F) {
             want,
             "BRW l={l} w=5"
         );
+        for (w, got) in [
+            (2, stack_brw_with::<F, 4>(sq.as_slice(), &blocks[..l])),
+            (3, stack_brw_with::<F, 8>(sq.as_slice(), &blocks[..l])),
+            (4, stack_brw_with::<F, 16>(sq.as_slice(), &blocks[..l])),
+            (5, stack_brw_with::<F, 32>(sq.as_slice(), &blocks[..l])),
+        ] {
+            assert_eq!(got, want, "BRW l={l} w={w}, chunks read in place");
+        }
+        if let Some(got) = brw_at(sq.as_slice(), &blocks[..l]) {
+            assert_eq!(got, want, "ubrw_at l={l}");
+        }
         for pattern in [0x5555, 0xaaaa_aaaa, 0x1234_5678_9abc, u64::MAX] {
             assert_eq!(
                 grouped_brw(sq.as_slice(), &blocks[..l], pattern),
