@@ -370,68 +370,85 @@ pub(crate) fn dec_stream_values<F: SimdPrime>(
 }
 
 /// How far ahead of the bytes they load the bulk loops of the lane kernels prefetch. On
-/// this machine (Zen 5) the hardware prefetchers keep up with a plain sequential read but
-/// not with several of the kernels' load patterns (15-byte blocks, strided super-blocks,
-/// two halves of a period): from memory rather than cache, polyHash1271 ran at 4 GB/s and
-/// Hash2L128 at 10 GB/s without this, at 26 and 24 GB/s with it (example `memory_speed`, one thread, 128 MiB).
+/// Zen 5 the hardware prefetchers keep up with a plain sequential read but not with several
+/// of the kernels' load patterns (15-byte blocks, strided super-blocks, two halves of a
+/// period): from memory rather than cache, polyHash1271 ran at 4 GB/s and Hash2L128 at
+/// 10 GB/s without this, at 26 and 24 GB/s with it (example `memory_speed`, one thread,
+/// 128 MiB).
 pub(crate) const PREFETCH_AHEAD: usize = 8 << 10;
+
+/// The cache level a kernel prefetches into, as the `TO_L2` parameter of [`prefetch`]:
+/// PREFETCHT1 (the L2 cache and below). On Zen 4, prefetches into L1 (PREFETCHT0) capped
+/// Hash2L128 at about 10 GB/s from memory (the L1 has few misses in flight, and the L2's
+/// own prefetcher no longer saw the stream); into L2 it runs from memory about as fast as
+/// from cache. TSC cycles for 64 MiB with a key, T0 -> T1: Hash2L128 17.8 M -> 6.6 M,
+/// 4-decBRWHash1305 14.1 M -> 10.0 M, Poly1305 11.3 M either way, polyHash1271 11.1 M ->
+/// 12.5 M (so polyHash keeps [`TO_L1`]); from cache (8 KiB to 1 MiB) within 1%.
+pub(crate) const TO_L2: bool = true;
+/// PREFETCHT0: every cache level (see [`TO_L2`]).
+pub(crate) const TO_L1: bool = false;
 
 /// Bytes between prefetches: a cache line.
 const STEP: usize = 64;
 
-/// Asks the CPU to bring the cache lines of bytes `offset..offset + len` counted from the
-/// start of `bytes` into the cache (bytes a loop will load soon), but none at or past the
-/// address `end`: the end of the caller's data (see [`end_of`]). Lines past the data would
-/// cost their instructions for nothing, and on pages that are not mapped, a page walk each:
-/// at 1 KiB (all 8 KiB ahead of it) 4-decBRWHash1305 took 10% longer with them. The
-/// addresses may lie past the end of `bytes`: a prefetch never faults and reads nothing the
-/// program sees. A no-op off x86-64 (and under Miri).
+/// One prefetch of the line at `at` into L2 (`TO_L2`) or L1. A no-op off x86-64 (and under
+/// Miri, which models no cache).
 #[inline(always)]
-pub(crate) fn prefetch(bytes: &[u8], offset: usize, len: usize, end: usize) {
-    // (Not under Miri, which models no cache.)
+fn prefetch_line<const TO_L2: bool>(at: *const u8) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = bytes.as_ptr().wrapping_add(offset);
-        let len = len.min(end.saturating_sub(start.addr()));
-        // One address in every line of the range.
-        let first = start.addr() % STEP;
-        if len > 0 {
-            for at in (0..first + len).step_by(STEP) {
-                let at = at.wrapping_sub(first);
-                // SAFETY: PREFETCHT0 (SSE, in every x86-64 CPU) neither faults nor changes
-                // memory; the pointer is only an address (`wrapping_add`, never dereferenced).
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(at).cast()) };
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0, _MM_HINT_T1};
+        // SAFETY: PREFETCHT0 / PREFETCHT1 (SSE, in every x86-64 CPU) neither fault nor change
+        // memory; the pointer is only an address (built with `wrapping_add`, never
+        // dereferenced).
+        unsafe {
+            if TO_L2 {
+                _mm_prefetch::<_MM_HINT_T1>(at.cast());
+            } else {
+                _mm_prefetch::<_MM_HINT_T0>(at.cast());
             }
         }
     }
     #[cfg(any(not(target_arch = "x86_64"), miri))]
-    let _ = (bytes, offset, len, end);
+    let _ = at;
+}
+
+/// Asks the CPU to bring the cache lines of bytes `offset..offset + len` counted from the
+/// start of `bytes` into the cache (bytes a loop will load soon; `TO_L2`: see [`TO_L2`]),
+/// but none at or past the address `end`: the end of the caller's data (see [`end_of`]).
+/// Lines past the data would cost their instructions for nothing, and on pages that are not
+/// mapped, a page walk each: at 1 KiB (all 8 KiB ahead of it) 4-decBRWHash1305 took 10%
+/// longer with them. The addresses may lie past the end of `bytes`: a prefetch never faults
+/// and reads nothing the program sees.
+#[inline(always)]
+pub(crate) fn prefetch<const TO_L2: bool>(bytes: &[u8], offset: usize, len: usize, end: usize) {
+    let start = bytes.as_ptr().wrapping_add(offset);
+    let len = len.min(end.saturating_sub(start.addr()));
+    // One address in every line of the range.
+    let first = start.addr() % STEP;
+    if len > 0 {
+        for at in (0..first + len).step_by(STEP) {
+            prefetch_line::<TO_L2>(start.wrapping_add(at.wrapping_sub(first)));
+        }
+    }
 }
 
 /// [`prefetch`] of `len` bytes at `offset` that the caller knows lie in its data: no bound
 /// check, one prefetch per 64 bytes (the lines of an aligned range; a range that is not
 /// aligned has its last line fetched with the next range).
 #[inline(always)]
-pub(crate) fn prefetch_lines(bytes: &[u8], offset: usize, len: usize) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = bytes.as_ptr().wrapping_add(offset);
-        for at in (0..len).step_by(STEP) {
-            // SAFETY: as in `prefetch`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(at).cast()) };
-        }
+pub(crate) fn prefetch_lines<const TO_L2: bool>(bytes: &[u8], offset: usize, len: usize) {
+    let start = bytes.as_ptr().wrapping_add(offset);
+    for at in (0..len).step_by(STEP) {
+        prefetch_line::<TO_L2>(start.wrapping_add(at));
     }
-    #[cfg(any(not(target_arch = "x86_64"), miri))]
-    let _ = (bytes, offset, len);
 }
 
 /// [`prefetch`] of the bytes [`PREFETCH_AHEAD`] past `unit`, as many as it has, below `end`:
 /// the unit a loop over consecutive units will load that far ahead.
 #[inline(always)]
-pub(crate) fn prefetch_ahead(unit: &[u8], end: usize) {
-    prefetch(unit, PREFETCH_AHEAD, unit.len(), end);
+pub(crate) fn prefetch_ahead<const TO_L2: bool>(unit: &[u8], end: usize) {
+    prefetch::<TO_L2>(unit, PREFETCH_AHEAD, unit.len(), end);
 }
 
 /// The address just past `data`: the bound of [`prefetch`] for a loop over `data`.

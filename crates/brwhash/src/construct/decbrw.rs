@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 
 use super::{fill_squares, Held, KeySquares, LazySquares, Powers, CHUNK};
-use crate::backend::{end_of, prefetch, prefetch_ahead, prefetch_lines};
+use crate::backend::{end_of, prefetch, prefetch_ahead, prefetch_lines, TO_L2};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, SqTable, Stack, SQUARES};
 use crate::field::{Field, PrimeField};
@@ -546,7 +546,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
                 && run.len() + more * cb >= QUAD_RUN * cb
             {
                 let (quad, rest) = run.split_at(4 * cb);
-                prefetch_ahead(quad, end);
+                prefetch_ahead::<TO_L2>(quad, end);
                 let vb = Self::VBLOCK;
                 brw.push_chunk_quad(
                     table,
@@ -558,7 +558,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
                 run = rest;
             } else {
                 let (chunk, rest) = run.split_at(cb);
-                prefetch_ahead(chunk, end);
+                prefetch_ahead::<TO_L2>(chunk, end);
                 brw.push_chunk(table, &Self::chunk(chunk));
                 table.step();
                 run = rest;
@@ -804,11 +804,11 @@ impl<V: Field> Periods<V> {
             #[inline(always)]
             |c| {
                 if whole {
-                    prefetch_lines(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
-                    prefetch_lines(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
+                    prefetch_lines::<TO_L2>(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
+                    prefetch_lines::<TO_L2>(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes);
                 } else {
-                    prefetch(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
-                    prefetch(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
+                    prefetch::<TO_L2>(lo, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
+                    prefetch::<TO_L2>(hi, 2 * s * chunk_bytes + c * chunk_bytes, chunk_bytes, end);
                 }
             },
         );
@@ -1141,8 +1141,8 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
                 // The next period's chunks, in `data` (see `Periods::period`).
                 #[inline(always)]
                 |c| {
-                    prefetch(data, (2 * s - k + c) * cb, cb, end);
-                    prefetch(data, (3 * s - k + c) * cb, cb, end);
+                    prefetch::<TO_L2>(data, (2 * s - k + c) * cb, cb, end);
+                    prefetch::<TO_L2>(data, (3 * s - k + c) * cb, cb, end);
                 },
             );
             data = &data[(2 * s - k) * cb..];

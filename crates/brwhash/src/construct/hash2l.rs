@@ -7,7 +7,7 @@
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
 use super::{Blocks, Held, Powers};
-use crate::backend::{end_of, prefetch_ahead};
+use crate::backend::{end_of, prefetch_ahead, TO_L2};
 use crate::eval::brw::{ubrw31_by_level, ubrw7, ubrw_full};
 use crate::eval::{brw_short, Horner, G};
 use crate::field::{BinaryField, Field};
@@ -56,7 +56,7 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
     let mut whole = bytes.chunks_exact(ETA * b);
     let end = end_of(bytes);
     for chunk in &mut whole {
-        prefetch_ahead(chunk, end);
+        prefetch_ahead::<TO_L2>(chunk, end);
         let mut ms = [F::ZERO; ETA];
         for (m, block) in ms.iter_mut().zip(chunk.chunks_exact(b)) {
             *m = F::from_bytes(block);
@@ -272,7 +272,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
         let mut acc = V::reduce(ubrw31_by_level(sq, &load_group::<F, V>(&sbs[..V::W])));
         let mut step = V::splat(p.hg()[V::W - 1]);
         for g in &mut groups {
-            prefetch_ahead(g, end);
+            prefetch_ahead::<TO_L2>(g, end);
             acc = lane_group::<F, V>(sq, step, acc, g);
         }
         // Lane l's value sum A_l gamma^(W-1-l), then t more super-blocks: gamma^(W-1-l+t).
@@ -578,7 +578,7 @@ fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
         let end = end_of(bytes);
         let mut step = V::splat(p.hg()[V::W - 1]);
         for g in &mut groups {
-            prefetch_ahead(g, end);
+            prefetch_ahead::<TO_L2>(g, end);
             acc = lane_group::<F, V>(sq, step, acc, g);
         }
         step.zeroize();
@@ -1033,7 +1033,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         let mut groups = data.chunks_exact(Self::GROUP);
         let end = end_of(data);
         for g in &mut groups {
-            prefetch_ahead(g, end);
+            prefetch_ahead::<TO_L2>(g, end);
             acc = lane_group::<F, V>(&sq, step, acc, g);
             self.inner.component_bytes += Self::GROUP as u64;
         }

@@ -4,7 +4,7 @@
 use core::marker::PhantomData;
 
 use super::{Held, Lanes, Powers};
-use crate::backend::{end_of, prefetch_ahead};
+use crate::backend::{end_of, prefetch_ahead, TO_L1};
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
@@ -459,7 +459,7 @@ fn exact_groups<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(
 ) -> V {
     let (g, vb) = (t.g(), V::W * F::BLOCK);
     for bytes in bytes.chunks_exact(g * vb) {
-        prefetch_ahead(bytes, end);
+        prefetch_ahead::<TO_L1>(bytes, end);
         let sum = if g == G {
             exact_group_sum::<F, V, P, G>(t, bytes)
         } else {
