@@ -124,7 +124,8 @@ pub fn tables(r: &Results) -> String {
             let _ = writeln!(
                 s,
                 "\nRatio to {} ({}), the fastest {} peer of this run at every length (row \
-                 cycles / peer cycles; below 1: faster than every peer):\n",
+                 cycles / peer cycles in each round: the median, and the lowest-highest round; \
+                 below 1: faster than every peer):\n",
                 r.rows[b].info.name(),
                 r.rows[b].info.backend,
                 field_name(field)
@@ -134,7 +135,8 @@ pub fn tables(r: &Results) -> String {
             let _ = writeln!(
                 s,
                 "\nRatio to the fastest {} peer of this run at each length (row cycles / peer \
-                 cycles; below 1: faster than every peer):\n",
+                 cycles in each round: the median, and the lowest-highest round; below 1: \
+                 faster than every peer):\n",
                 field_name(field)
             );
             table_head(&mut s, r, &["implementation", "backend", "mode"]);
@@ -154,8 +156,8 @@ pub fn tables(r: &Results) -> String {
                 row.info.mode
             );
             for (l, b) in best.iter().enumerate() {
-                let b = b.expect("checked above");
-                let _ = write!(s, " {:.2} |", r.rows[i].ticks[l] / r.rows[b].ticks[l]);
+                let q = r.round_ratio(i, b.expect("checked above"), l);
+                let _ = write!(s, " {:.2} ({:.2}-{:.2}) |", q.median, q.min, q.max);
             }
             s.push('\n');
         }
@@ -198,7 +200,7 @@ pub fn json(r: &Results) -> String {
             let ratio = r
                 .fastest_peer(row.info.field, l)
                 .filter(|_| !row.info.peer)
-                .map(|b| row.ticks[l] / r.rows[b].ticks[l]);
+                .map(|b| r.round_ratio(i, b, l));
             measurements.push(json!({
                 "name": row.info.name(),
                 "implementation": row.info.implementation,
@@ -212,7 +214,9 @@ pub fn json(r: &Results) -> String {
                 "core_cycles_per_byte": finite(r.core_cpb(i, l)),
                 "gb_per_s": finite(r.gb_per_s(i, l)),
                 "round_spread": finite(r.spread(i, l)),
-                "ratio_to_fastest_peer": ratio.map_or(Value::Null, finite),
+                "ratio_to_fastest_peer": ratio.map_or(Value::Null, |q| finite(q.median)),
+                "ratio_round_min": ratio.map_or(Value::Null, |q| finite(q.min)),
+                "ratio_round_max": ratio.map_or(Value::Null, |q| finite(q.max)),
             }));
         }
     }
@@ -480,6 +484,70 @@ mod tests {
         assert_eq!(length_label(65536), "64 KiB");
         assert_eq!(length_label(1 << 20), "1 MiB");
         assert_eq!(length_label(1000), "1000");
+    }
+
+    /// A run of one brwhash row and one peer over three rounds at one length.
+    fn two_rows(ours: [f64; 3], peer: [f64; 3]) -> Results {
+        use crate::harness::{Clock, Settings};
+        use crate::machine::Machine;
+        use crate::suite::{Mode, RowInfo, RowResult};
+        let row = |rounds: [f64; 3], is_peer: bool| {
+            let mut sorted = rounds;
+            sorted.sort_by(f64::total_cmp);
+            RowResult {
+                info: RowInfo {
+                    implementation: if is_peer { "Peer" } else { "brwhash" }.into(),
+                    algorithm: "Poly1305".into(),
+                    backend: "scalar".into(),
+                    mode: Mode::Key,
+                    peer: is_peer,
+                    field: FieldKind::Prime,
+                },
+                ticks: vec![sorted[1]],
+                rounds: vec![rounds.to_vec()],
+            }
+        };
+        Results {
+            machine: Machine {
+                cpu: "test".into(),
+                logical_cpus: 1,
+                cpu_backends: vec![],
+                available_backends: vec![],
+                peer_versions: vec![],
+            },
+            clock: Clock {
+                source: "rdtsc",
+                tick_hz: 1e9,
+                core_per_tick: 1.0,
+            },
+            settings: Settings::quick(),
+            quick: true,
+            lengths: vec![1024],
+            rows: vec![row(ours, false), row(peer, true)],
+            notes: vec![],
+            elapsed: std::time::Duration::from_secs(1),
+        }
+    }
+
+    /// Ratios are taken round by round: a slow round of one row (here the second round of
+    /// ours) moves the median of the rows' medians, not the median of the rounds' ratios.
+    #[test]
+    fn ratios_are_per_round() {
+        let r = two_rows([10.0, 22.0, 30.0], [5.0, 10.0, 30.0]);
+        // Medians 22 / 10 = 2.2; rounds 10/5 = 2, 22/10 = 2.2, 30/30 = 1.
+        let q = r.round_ratio(0, 1, 0);
+        assert_eq!((q.median, q.min, q.max), (2.0, 1.0, 2.2));
+        let t = tables(&r);
+        assert!(
+            t.contains("| brwhash Poly1305 | scalar | key | 2.00 (1.00-2.20) |"),
+            "{t}"
+        );
+        let doc: Value = serde_json::from_str(&json(&r)).unwrap();
+        let m = &doc["measurements"][0];
+        assert_eq!(m["ratio_to_fastest_peer"], 2.0);
+        assert_eq!(m["ratio_round_min"], 1.0);
+        assert_eq!(m["ratio_round_max"], 2.2);
+        assert_eq!(doc["measurements"][1]["ratio_to_fastest_peer"], Value::Null);
     }
 
     #[test]

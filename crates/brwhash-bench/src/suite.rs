@@ -199,6 +199,17 @@ pub struct RowResult {
     pub rounds: Vec<Vec<f64>>,
 }
 
+/// A row's time over another's, per round ([`Results::round_ratio`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundRatio {
+    /// The median of the rounds' ratios.
+    pub median: f64,
+    /// The smallest round's ratio.
+    pub min: f64,
+    /// The largest round's ratio.
+    pub max: f64,
+}
+
 /// A whole run.
 #[derive(Clone, Debug)]
 pub struct Results {
@@ -243,6 +254,38 @@ impl Results {
         let max = rounds.iter().copied().fold(f64::MIN, f64::max);
         let min = rounds.iter().copied().fold(f64::MAX, f64::min);
         (max - min) / self.rows[r].ticks[l]
+    }
+
+    /// Row `r` against row `b` at length index `l`, round by round: the rows of a round are
+    /// measured within milliseconds of each other, so a slow phase of the machine (another
+    /// process, a clock change) that spans rounds cancels out of each round's ratio, where a
+    /// ratio of the two medians would keep the part of it that fell on one row's median.
+    pub fn round_ratio(&self, r: usize, b: usize, l: usize) -> RoundRatio {
+        let mut ratios: Vec<f64> = self.rows[r].rounds[l]
+            .iter()
+            .zip(&self.rows[b].rounds[l])
+            .map(|(x, y)| x / y)
+            .collect();
+        if ratios.is_empty() {
+            let q = self.rows[r].ticks[l] / self.rows[b].ticks[l];
+            return RoundRatio {
+                median: q,
+                min: q,
+                max: q,
+            };
+        }
+        ratios.sort_by(f64::total_cmp);
+        let n = ratios.len();
+        let median = if n % 2 == 1 {
+            ratios[n / 2]
+        } else {
+            (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+        };
+        RoundRatio {
+            median,
+            min: ratios[0],
+            max: ratios[n - 1],
+        }
     }
 
     /// The fastest peer row of field kind `field` at length index `l`.

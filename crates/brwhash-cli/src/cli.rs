@@ -180,7 +180,8 @@ intel-ipsec-mb's Poly1305 (one job per message), libsodium's crypto_onetimeauth_
 RustCrypto poly1305 (new + compute_unpadded); for Hash2L128 / Hash2L256: intel-ipsec-mb GHASH and RustCrypto
 ghash and polyval (key set up per message, and cached). Every peer is checked against a
 reference before it is measured; a peer that disagrees is an error. The ratio tables divide
-each brwhash row by the fastest peer of its kind at each length, measured in the same run.
+each brwhash row by the fastest peer of its kind at each length, measured in the same run,
+round by round: the median of the rounds' ratios, and the lowest and highest round.
 
 Method: rdtsc (nanoseconds on targets without a TSC), a warm-up per cell, batches of about
 0.2 ms, the median of 31 batches per round, 9 rounds that each visit every row and length in
