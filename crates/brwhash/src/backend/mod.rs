@@ -766,10 +766,15 @@ impl<F: SimdPrime> SimdState<F> {
     ///   1.85 / 1.33: one-shot 40 for 2^130-5, 64 otherwise.
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
-    /// (`halves_one_shot`); TSC cycles per message, IFMA vs scalar: Poly1305 256 B 283 vs
-    /// 207, 320 B 277 vs 253, 384 B 287 vs 294, 448 B 295 vs 337: 384 (Poly1305's scalar
-    /// code is plain Horner with the clamped key); polyHash1305 128 B 199 vs 206, 192 B 230
-    /// vs 282: 128; polyHash1271 256 B 264 vs 248, 320 B 279 vs 290, 384 B 285 vs 333: 288.
+    /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
+    /// measured with `brwhash bench` against intel-ipsec-mb in the same run (median of the
+    /// rounds' ratios, two runs, scalar vs IFMA): 272 B 1.02-1.04 vs 1.14-1.19, 288 B 1.03-1.04
+    /// vs 1.09-1.11, 312 B 1.01-1.02 vs 1.06-1.11, 320 B 1.11 vs 1.04-1.07, 336 B 1.03-1.04
+    /// vs 0.99-1.01, 352 B 1.09-1.10 vs 1.01, 384 B 1.20-1.22 vs 1.03-1.04: 312. (The timing
+    /// example had put it at 384, 384 B 287 vs 294 TSC cycles; its loop reads the digest back
+    /// at once, which measured the scalar path's end differently.) polyHash1305 128 B 199 vs
+    /// 206, 192 B 230 vs 282: 128; polyHash1271 256 B 264 vs 248, 320 B 279 vs 290, 384 B
+    /// 285 vs 333: 288.
     /// (On 8 zmm lanes there, Poly1305 crossed at 480 B: 448 B 363 vs 338, 512 B 363 vs
     /// 383.)
     ///
@@ -785,7 +790,7 @@ impl<F: SimdPrime> SimdState<F> {
             // Zen 4 (one-shot on 4 ymm lanes there: `halves_one_shot`).
             (Some(Plan::Poly(Lanes::Ifma8)), false) if zmm_in_halves() => {
                 if alg == Algorithm::POLY1305 {
-                    384
+                    312
                 } else {
                     128
                 }
