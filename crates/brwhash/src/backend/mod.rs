@@ -773,20 +773,36 @@ impl<F: SimdPrime> SimdState<F> {
     /// vs 0.99-1.01, 352 B 1.09-1.10 vs 1.01, 384 B 1.20-1.22 vs 1.03-1.04: 312. (The timing
     /// example had put it at 384, 384 B 287 vs 294 TSC cycles; its loop reads the digest back
     /// at once, which measured the scalar path's end differently.) polyHash1305 128 B 199 vs
-    /// 206, 192 B 230 vs 282: 128; polyHash1271 256 B 264 vs 248, 320 B 279 vs 290, 384 B
-    /// 285 vs 333: 288.
+    /// 206, 192 B 230 vs 282: 128; polyHash1271 (`brwhash bench --backends default,scalar`
+    /// with the crossover lowered, TSC cycles/byte, IFMA vs scalar, two runs) 128 B 1.32 /
+    /// 1.48 vs 1.34 / 1.53, 176 B 1.18 / 1.30 vs 1.19 / 1.31, 192 B 1.08 / 1.12 vs 1.11 /
+    /// 1.23, 240 B 0.91 / 0.94 vs 1.00 / 1.08: 160 (the timing example had put it at 288).
     /// (On 8 zmm lanes there, Poly1305 crossed at 480 B: 448 B 363 vs 338, 512 B 363 vs
     /// 383.)
     ///
-    /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA
-    /// (precomputed key, TSC cycles, IFMA vs scalar): Poly1305 128 B 91 vs 88, 192 B 103 vs
-    /// 128, 256 B 108 vs 169: 128; polyHash1271 192 B 122 vs 130, 256 B 138 vs 153: 192.
+    /// `keyed`: a `Key` caches the lanes' power table, so they win much earlier on IFMA, from
+    /// a whole vector block of 8 blocks on (below it, the head vector is put together lane
+    /// by lane: Poly1305 at 120 B took 1.59 TSC cycles/byte against 0.71 at 128 B). `brwhash
+    /// bench --backends default,scalar` with the crossover lowered, TSC cycles/byte, IFMA
+    /// vs scalar, over three runs: Poly1305 (whose scalar code has the clamped key) 128 B
+    /// 0.71-0.75 vs 0.75-0.76, 136 B 0.91-1.40 vs 0.79-1.04 (a short last block is a scalar
+    /// step after the lanes), 152 B 0.93-1.38 vs 0.77-1.18, 160 B 0.69-0.98 vs 0.75-0.92,
+    /// 168 B 1.06-1.26 vs 0.93-0.97, 176 B 0.68-0.82 vs 0.89-0.90, 192 B 0.56-0.75 vs
+    /// 0.73-0.97: 168; polyHash1305 (no clamped key: slower scalar code) 128
+    /// B 0.72 vs 1.21, 136 B 0.89 vs 1.23: 127; polyHash1271 120 B 0.75-0.84 vs 0.80, 127 B
+    /// 0.73 vs 0.91, 192 B 0.57 vs 0.79-1.05: 120 (the timing example had put it at 192).
     #[inline]
     pub fn one_shot_crossover(alg: Algorithm, backend: Backend, keyed: bool) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {
-            (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => 128,
-            (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 192,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) if keyed => {
+                if alg == Algorithm::POLY1305 {
+                    168
+                } else {
+                    127
+                }
+            }
+            (Some(Plan::Poly(Lanes::Ifma8)), true) if keyed => 120,
             // Zen 4 (one-shot on 4 ymm lanes there: `halves_one_shot`).
             (Some(Plan::Poly(Lanes::Ifma8)), false) if zmm_in_halves() => {
                 if alg == Algorithm::POLY1305 {
@@ -795,7 +811,7 @@ impl<F: SimdPrime> SimdState<F> {
                     128
                 }
             }
-            (Some(Plan::Poly(Lanes::Ifma8)), true) if zmm_in_halves() => 288,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) if zmm_in_halves() => 160,
             (Some(Plan::Poly(Lanes::Ifma8)), false) => 240,
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
