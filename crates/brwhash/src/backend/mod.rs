@@ -759,11 +759,13 @@ impl<F: SimdPrime> SimdState<F> {
     ///
     ///   Since the lanes combine the stream values (`combine_lanes`) and a key's x^2 .. x^8
     ///   weigh messages of up to 4 blocks in scalar code (`dec_single`), 4-decBRWHash on
-    ///   IFMA vs scalar, TSC cycles/byte, one-shot / with a key: 2^130-5 32 B 5.69 / 4.11
-    ///   vs 5.48 / 2.03, 48 B 3.76 / 2.80 vs 3.92 / 1.60, 64 B 2.79 / 1.95 vs 3.12 / 1.39,
-    ///   80 B 2.86 / 1.70 vs 2.90 / 1.71, 128 B 1.69 / 1.01 vs 1.68 / 1.02; 2^127-1 45 B
-    ///   3.69 / 2.59 vs 2.84 / 1.10, 60 B 2.38 / 1.51 vs 2.30 / 0.94, 90 B 1.84 / 1.28 vs
-    ///   1.85 / 1.33: one-shot 40 for 2^130-5, 64 otherwise.
+    ///   IFMA vs scalar (`brwhash bench --backends default,scalar` with the crossovers
+    ///   lowered, two runs, TSC cycles/byte, one-shot / with a key): 2^130-5 24 B 9.2 / 6.3
+    ///   vs 10.9 / 3.1, 32 B 6.8 / 4.6 vs 8.1 / 2.2, 48 B 4.5 / 3.2 vs 5.6 / 1.8, 64 B 3.6-4.2
+    ///   / 2.8 vs 4.4 / 1.4-1.7, 80 B 3.6-3.8 / 2.0 vs 5.9 / 4.0-4.4; 2^127-1 48 B 4.2 / 2.9
+    ///   vs 3.8 / 1.7, 64 B 3.5-4.3 / 2.3 vs 4.5 / 3.1: one-shot 16 for 2^130-5, 64 with a
+    ///   key (four blocks); 60 for 2^127-1 (four blocks). (The timing example had put the
+    ///   one-shot 2^130-5 crossover at 40.)
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -817,8 +819,9 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 40,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), _) => 64,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 16,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
             (Some(Plan::Dec(Lanes::Ifma8)), _) => 128,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
