@@ -751,8 +751,12 @@ impl<F: SimdPrime> SimdState<F> {
     /// - c-decBRWHash runs its SIMD state on the stack (no allocation), so it wins from
     ///   short lengths on (TSC cycles per message, SIMD vs scalar): 4-decBRWHash on IFMA
     ///   (4 ymm lanes) 64 B 193 vs 197 and 128 B 203 vs 257 (2^130-5), 64 B 158 vs 165
-    ///   (2^127-1): 64; 8-decBRWHash on IFMA 128 B 336 vs 337, 192 B 351 vs 466 (2^130-5),
-    ///   128 B 263 vs 273 (2^127-1): 128; on AVX-512F 4-decBRWHash 192 B 281 vs 271, 256 B
+    ///   (2^127-1): 64; 8-decBRWHash on IFMA (`brwhash bench --backends default,scalar`
+    ///   with the crossover lowered, two runs, TSC cycles/byte, one-shot / with a key)
+    ///   2^130-5 48 B 7.9 / 5.5 vs 7.7-7.8 / 3.7, 64 B 5.6-5.7 / 3.5 vs 5.9-6.0 / 2.9, 96 B
+    ///   3.9 / 2.7 vs 4.2 / 2.2, 128 B 3.1-3.3 / 1.7-2.1 vs 3.3 / 1.8, 160 B 2.6 / 1.7 vs 4.5 /
+    ///   3.4: one-shot 48, with a key 128; 2^127-1 96 B 3.3-4.0 / 2.7 vs 2.5 / 1.5, 128 B 2.6
+    ///   / 2.1 vs 3.3 / 2.5: 120 (eight blocks; the timing example had put all at 128); on AVX-512F 4-decBRWHash 192 B 281 vs 271, 256 B
     ///   310 vs 421 (2^130-5), 253 vs 267 at 256 B (2^127-1): 192; 8-decBRWHash1305 192 B
     ///   424 vs 466: 128; 8-decBRWHash1271 320 B 324 vs 302, 384 B 362 vs 448: 320; on AVX2
     ///   4-decBRWHash 128 B 254 vs 257, 192 B 226 vs 254 (2^127-1): 128.
@@ -822,7 +826,9 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 16,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
-            (Some(Plan::Dec(Lanes::Ifma8)), _) => 128,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 48,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) => 128,
+            (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
             (Some(Plan::Dec(Lanes::Avx512x8)), true) => 320,
