@@ -76,8 +76,21 @@ fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
         let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
         assert_eq!(cells.len(), 5, "{row}");
         for c in &cells[3..] {
-            let v: f64 = c.parse().unwrap_or_else(|_| panic!("{row}"));
-            assert!(v > 0.0 && v.is_finite(), "{row}");
+            // Cycles per byte, or a ratio to the fastest peer: the median of the rounds'
+            // ratios and the lowest-highest round, "1.02 (0.95-1.10)".
+            let num = |s: &str| -> f64 { s.parse().unwrap_or_else(|_| panic!("{row}")) };
+            match c.split_once(' ') {
+                None => {
+                    let v = num(c);
+                    assert!(v > 0.0 && v.is_finite(), "{row}");
+                }
+                Some((median, range)) => {
+                    let range = range.trim_start_matches('(').trim_end_matches(')');
+                    let (lo, hi) = range.split_once('-').unwrap_or_else(|| panic!("{row}"));
+                    let (m, lo, hi) = (num(median), num(lo), num(hi));
+                    assert!(lo > 0.0 && lo <= m && m <= hi && hi.is_finite(), "{row}");
+                }
+            }
         }
     }
     if cfg!(feature = "bench-peers") {
