@@ -1185,6 +1185,8 @@ pub(crate) fn one_shot_scalar(
                 let x = Fp1305::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             }
+        } else if let Some(v) = dec_single(alg, prime, k, msg) {
+            v
         } else {
             let (mut n_sq, mut n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
             if let Family::DecBrwHash(c, _) = alg.family() {
@@ -1224,6 +1226,23 @@ pub(crate) fn one_shot_scalar(
     {
         let _ = (alg, key, msg, requested);
         Ok(None)
+    }
+}
+
+/// c-decBRWHash of 1..=c blocks on the scalar backend from the key `k` alone (no `Powers`);
+/// `None` for another function or length.
+#[cfg(target_arch = "x86_64")]
+fn dec_single(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
+    let Family::DecBrwHash(c, _) = alg.family() else {
+        return None;
+    };
+    let c = c as usize;
+    if prime == Prime::P1271 {
+        let x = Fp1271::from_key(&k.to_le_bytes());
+        crate::backend::scalar::dec_single(x, c, msg).map(|v| prime_digest(v, None))
+    } else {
+        let x = Fp1305::from_key(&k.to_le_bytes());
+        crate::backend::scalar::dec_single(x, c, msg).map(|v| prime_digest(v, None))
     }
 }
 

@@ -755,7 +755,7 @@ impl<F: SimdPrime> SimdState<F> {
     ///   with the crossover lowered, two runs, TSC cycles/byte, one-shot / with a key)
     ///   2^130-5 48 B 7.9 / 5.5 vs 7.7-7.8 / 3.7, 64 B 5.6-5.7 / 3.5 vs 5.9-6.0 / 2.9, 96 B
     ///   3.9 / 2.7 vs 4.2 / 2.2, 128 B 3.1-3.3 / 1.7-2.1 vs 3.3 / 1.8, 160 B 2.6 / 1.7 vs 4.5 /
-    ///   3.4: one-shot 48, with a key 128; 2^127-1 96 B 3.3-4.0 / 2.7 vs 2.5 / 1.5, 128 B 2.6
+    ///   3.4: one-shot 48 (now 128, below), with a key 128; 2^127-1 96 B 3.3-4.0 / 2.7 vs 2.5 / 1.5, 128 B 2.6
     ///   / 2.1 vs 3.3 / 2.5: 120 (eight blocks; the timing example had put all at 128); on AVX-512F 4-decBRWHash 192 B 281 vs 271, 256 B
     ///   310 vs 421 (2^130-5), 253 vs 267 at 256 B (2^127-1): 192; 8-decBRWHash1305 192 B
     ///   424 vs 466: 128; 8-decBRWHash1271 320 B 324 vs 302, 384 B 362 vs 448: 320; on AVX2
@@ -770,6 +770,12 @@ impl<F: SimdPrime> SimdState<F> {
     ///   vs 3.8 / 1.7, 64 B 3.5-4.3 / 2.3 vs 4.5 / 3.1: one-shot 16 for 2^130-5, 64 with a
     ///   key (four blocks); 60 for 2^127-1 (four blocks). (The timing example had put the
     ///   one-shot 2^130-5 crossover at 40.)
+    ///
+    ///   Since a one-shot message of up to c blocks takes its squarings in registers
+    ///   (`construct::dec_single_key`, no `Powers`), TSC cycles/byte, one-shot, IFMA vs
+    ///   scalar: 4-decBRWHash1305 32 B 6.83 vs 6.13, 48 B 4.45 vs 4.38, 64 B 4.23 vs 3.41,
+    ///   80 B 3.60 vs 6.28; 8-decBRWHash1305 64 B 5.56 vs 4.62, 96 B 3.88 vs 3.31, 128 B 3.13
+    ///   vs 2.65, 144 B 2.88 vs 5.27: one-shot 64 and 128 for 2^130-5 (c blocks).
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -823,10 +829,10 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 16,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
-            (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 48,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
             (Some(Plan::Dec(Lanes::Ifma8)), false) => 128,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
@@ -946,6 +952,12 @@ pub(crate) mod scalar {
     pub(crate) fn horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
         debug_assert!(super::scalar_here());
         unsafe { x86::scalar_horner(x, msg) }
+    }
+
+    /// c-decBRWHash of 1..=c blocks from the key alone (`construct::dec_single_key`).
+    pub(crate) fn dec_single<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_dec_single(x, c, msg) }
     }
 
     /// Poly1305's value of `msg` by plain Horner with the clamped key

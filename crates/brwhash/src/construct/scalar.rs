@@ -320,51 +320,82 @@ pub(crate) fn dec_short_squares(len: u64, block: usize, c: usize) -> Option<usiz
 #[inline(always)]
 fn dec_single<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[u8]) -> F {
     debug_assert!(c <= 8 && !msg.is_empty() && msg.len() <= c * F::BLOCK);
-    let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
     let hx = p.hx();
     if hx.len() >= 2 * c {
         // A key's x^1 .. x^(2c) (c <= 4): no product before the blocks' (4-decBRWHash1305
         // with a key, TSC cycles/byte: 16 B 4.51 -> 3.28, 32 B 2.73 -> 2.05, 64 B 1.77 ->
         // 1.41).
-        let mut sum = hx[0].mul_wide(length);
-        for (i, block) in msg.chunks(F::BLOCK).enumerate() {
-            let m = if block.len() == F::BLOCK {
-                F::load(block, false)
-            } else {
-                F::from_block(block, false)
-            };
-            sum = F::wide_add(sum, m.mul_wide(hx[2 * (c - i) - 1]));
-        }
-        return F::reduce(sum);
+        return weighted_blocks(hx[0], c, msg, |j| hx[2 * j - 1]);
     }
-    // e[i] = x^(2i) for i = 1..=c from the squarings x^2, x^4, x^8 (c > 2), x^16 (c > 4).
     let (x2, x4) = (p.sq[1], p.sq[2]);
+    let x8 = if c > 2 { p.sq[3] } else { F::ZERO };
+    let x16 = if c > 4 { p.sq[4] } else { F::ZERO };
+    single_sum(p.sq[0], [x2, x4, x8, x16], c, msg)
+}
+
+/// [`dec_single`] from the key `x` alone, for one message of 1..=c blocks (c <= 8; `None`
+/// otherwise): the squarings in registers, no `Powers` (whose 1.2 KB zero fill and wipe,
+/// and squarings stored and reloaded, made 4-decBRWHash1305 one-shot at 16 B cost 3.5 times
+/// Poly1305's).
+#[inline(always)]
+pub(crate) fn dec_single_key<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+    if !(1..=8).contains(&c) || msg.is_empty() || msg.len() > c * F::BLOCK {
+        return None;
+    }
+    let x2 = x.square();
+    let x4 = x2.square();
+    let x8 = if c >= 4 { x4.square() } else { F::ZERO };
+    let x16 = if c == 8 { x8.square() } else { F::ZERO };
+    Some(single_sum(x, [x2, x4, x8, x16], c, msg))
+}
+
+/// x * L + sum of M_k x^(2(c-k)+2) over the blocks of `msg` (1..=c of them), with `sq` =
+/// x^2, x^4, x^8 (read for c >= 4), x^16 (for c = 8): one reduction, and only the products
+/// for the weights the blocks read (8-decBRWHash1305 one-shot at 16 B computed four it
+/// did not read).
+#[inline(always)]
+fn single_sum<F: PrimeField>(x: F, sq: [F; 4], c: usize, msg: &[u8]) -> F {
+    // e[j] = x^(2j) for the j that blocks read: c - n < j <= c, n blocks.
+    let n = msg.len().div_ceil(F::BLOCK);
+    let read = |j: usize| j <= c && j + n > c;
+    let [x2, x4, x8, x16] = sq;
     let mut e = [F::ZERO; 9];
     e[1] = x2;
     e[2] = x4;
-    if c > 2 {
+    if read(3) || read(7) {
         e[3] = x2.mul(x4);
-        e[4] = p.sq[3];
     }
-    if c > 4 {
-        let x8 = e[4];
+    e[4] = x8;
+    if read(5) {
         e[5] = x2.mul(x8);
-        e[6] = x4.mul(x8);
-        e[7] = e[3].mul(x8);
-        e[8] = p.sq[4];
     }
-    let mut sum = p.sq[0].mul_wide(length);
-    // Block k (1-based) takes x^(2(c - k) + 2) = e[c - k + 1]; a short last block is
-    // le() of its bytes (pad2).
+    if read(6) {
+        e[6] = x4.mul(x8);
+    }
+    if read(7) {
+        e[7] = e[3].mul(x8);
+    }
+    e[8] = x16;
+    let v = weighted_blocks(x, c, msg, |j| e[j]);
+    e.iter_mut().zeroize();
+    v
+}
+
+/// x * L + sum of M_k w(c - k + 1) over the blocks M_1.. of `msg` (1..=c of them), where
+/// w(j) = x^(2j): one reduction.
+#[inline(always)]
+fn weighted_blocks<F: PrimeField>(x: F, c: usize, msg: &[u8], w: impl Fn(usize) -> F) -> F {
+    let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    let mut sum = x.mul_wide(length);
+    // A short last block is le() of its bytes (pad2).
     for (i, block) in msg.chunks(F::BLOCK).enumerate() {
         let m = if block.len() == F::BLOCK {
             F::load(block, false)
         } else {
             F::from_block(block, false)
         };
-        sum = F::wide_add(sum, m.mul_wide(e[c - i]));
+        sum = F::wide_add(sum, m.mul_wide(w(c - i)));
     }
-    e.iter_mut().zeroize();
     F::reduce(sum)
 }
 
@@ -623,13 +654,16 @@ fn first_group<F: PrimeField>(xp: &[F], msg: &[u8]) -> F {
 
 /// polyHash / Poly1305 (and d-Hash's polyHash branch) of `msg` in one call from the key `x`
 /// alone. A short message runs plain Horner (one product and one reduction per block, no key
-/// powers at all), a longer one pairs of blocks with x^2, a long one groups of G blocks with
-/// x^1 .. x^G on the stack, wiped after.
+/// powers at all), three blocks a tree with x^2, a longer one pairs of blocks with x^2, a
+/// long one groups of G blocks with x^1 .. x^G on the stack, wiped after.
 #[inline(always)]
 pub(crate) fn horner_one_shot<F: PrimeField>(x: F, msg: &[u8]) -> F {
     let n = msg.len().div_ceil(F::BLOCK);
     if n <= HORNER_G1_BLOCKS {
         return horner_g1(x, F::ZERO, msg);
+    }
+    if n == 3 {
+        return horner_three(x, msg);
     }
     if n <= HORNER_G2_BLOCKS {
         let mut x2 = x.square();
@@ -685,6 +719,32 @@ fn horner_g1<F: PrimeField>(x: F, mut acc: F, msg: &[u8]) -> F {
         acc = F::reduce(acc.add_block(F::from_block(rest, true)).mul_block_wide(x));
     }
     acc
+}
+
+/// x * Poly(x; pad1(msg)) for three blocks by a tree of depth two: (m_1 x) x^2 + m_2 x^2 +
+/// m_3 x, one sum reduced once, where Horner in pairs took three dependent products. (The
+/// same split for 4..7 blocks, V(n - 4) x^4 + V(2) x^2 + ..., took more products than it
+/// saved: `brwhash bench`, scalar one-shot, TSC cycles/byte, tree vs pairs, two runs:
+/// 4-Hash1271 32 B 3.36-3.39 vs 3.49-3.54, 64 B 2.19-2.21 vs 2.02-2.07, 96 B 1.75-1.77 vs
+/// 1.59-1.60; polyHash1305 48 B 3.18-3.19 vs 3.60-3.62, 96 B 2.28-2.30 vs 2.01-2.17, 112 B
+/// 2.22 vs 1.93-1.94.)
+#[inline(always)]
+fn horner_three<F: PrimeField>(x: F, msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    debug_assert!(msg.len().div_ceil(b) == 3);
+    let (m1, m2) = (F::load(msg, true), F::load(&msg[b..], true));
+    let rest = &msg[2 * b..];
+    let m3 = if rest.len() == b {
+        F::load(rest, true)
+    } else {
+        F::from_block(rest, true)
+    };
+    let mut x2 = x.square();
+    let v1 = F::reduce(x.mul_block_wide(m1));
+    let s = F::wide_add(x2.mul_wide(v1), x2.mul_block_wide(m2));
+    let v = F::reduce(F::wide_add(s, x.mul_block_wide(m3)));
+    x2.zeroize();
+    v
 }
 
 /// [`horner_g1`] two blocks at a time: `acc = (acc + m_1) x^2 + m_2 x`, two products and one

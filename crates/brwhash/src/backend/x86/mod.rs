@@ -104,6 +104,11 @@ pub(crate) fn scalar_one_shot<F: PrimeField, const S: usize>(
 }
 
 #[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_dec_single<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+    crate::construct::dec_single_key(x, c, msg)
+}
+
+#[target_feature(enable = "bmi2")]
 pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
     crate::construct::horner_one_shot(x, msg)
 }
