@@ -1196,6 +1196,15 @@ pub(crate) fn one_shot_scalar(
                 n_sq = dec_short_squares(len as u64, block, c as usize).unwrap_or(n_sq);
                 n_hx = 1;
             }
+            if let Some(d) = gamma_log {
+                // Two levels in one call (`construct::scalar::two_level`): super-blocks read
+                // x^(2^j) for j < d and gamma = x^(2^d), no more (a key's six or more
+                // squarings are a dependent chain before the first block); the outer Horner
+                // in x takes the super-blocks' value, the blocks after them and L.
+                let l = len.div_ceil(block);
+                n_sq = d + 1;
+                n_hx = (l % ((1 << d) - 1) + 2).min(G);
+            }
             if n_sq > ONE_SHOT_SQUARES {
                 k.zeroize();
                 return Ok(None);
