@@ -1196,6 +1196,20 @@ pub(crate) fn one_shot_scalar(
                 n_sq = dec_short_squares(len as u64, block, c as usize).unwrap_or(n_sq);
                 n_hx = 1;
             }
+            if let Family::BrwHash(_) | Family::TBrwHash(_, _) = alg.family() {
+                // A short message: BRW of its l blocks reads x^(2^j) for 2^j <= l (x^4 at
+                // least: a chunk's first level), Horner in x the blocks after the BRW part,
+                // its value and L.
+                let l = len.div_ceil(block);
+                if l <= 32 {
+                    let t = match alg.family() {
+                        Family::TBrwHash(t, _) => t as usize,
+                        _ => 0,
+                    };
+                    n_sq = ((usize::BITS - l.leading_zeros()) as usize).max(3);
+                    n_hx = (l % (1 << t) + 2).min(G);
+                }
+            }
             if let Some(d) = gamma_log {
                 // Two levels in one call (`construct::scalar::two_level`): super-blocks read
                 // x^(2^j) for j < d and gamma = x^(2^d), no more (a key's six or more
