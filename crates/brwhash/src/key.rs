@@ -1031,6 +1031,11 @@ fn with_lane_table<F: SimdPrime>(
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
     #[cfg(target_arch = "x86_64")]
     if key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
+        if let Family::DecBrwHash(c, _) = key.alg.family() {
+            if let Some(v) = crate::backend::scalar::dec_single_powers(p, c as usize, msg) {
+                return Some(v);
+            }
+        }
         return Some(crate::backend::scalar::one_shot(key.alg, p, msg));
     }
     if msg.len() <= key.crossover {

@@ -960,6 +960,16 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_dec_single(x, c, msg) }
     }
 
+    /// c-decBRWHash of 1..=c blocks with a key's powers (`construct::dec_single_powers`).
+    pub(crate) fn dec_single_powers<F: PrimeField>(
+        p: &Powers<F>,
+        c: usize,
+        msg: &[u8],
+    ) -> Option<F> {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_dec_single_powers(p, c, msg) }
+    }
+
     /// Poly1305's value of `msg` by plain Horner with the clamped key
     /// (`construct::poly1305_horner`).
     pub(crate) fn poly1305(r: &crate::field::Clamped, msg: &[u8]) -> crate::field::Fp1305 {

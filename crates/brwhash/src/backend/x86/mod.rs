@@ -109,6 +109,15 @@ pub(crate) fn scalar_dec_single<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Op
 }
 
 #[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_dec_single_powers<F: PrimeField>(
+    p: &Powers<F>,
+    c: usize,
+    msg: &[u8],
+) -> Option<F> {
+    crate::construct::dec_single_powers(p, c, msg)
+}
+
+#[target_feature(enable = "bmi2")]
 pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
     crate::construct::horner_one_shot(x, msg)
 }
