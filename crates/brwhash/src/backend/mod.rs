@@ -98,6 +98,7 @@ impl Backend {
     /// ```
     /// assert!(brwhash::Backend::Portable.cpu_supports());
     /// ```
+    #[inline]
     pub fn cpu_supports(self) -> bool {
         match self {
             Backend::Portable => true,
@@ -141,6 +142,7 @@ impl Backend {
     /// assert!(Backend::Portable.implements(Algorithm::POLY1305));
     /// assert!(!Backend::Pclmul.implements(Algorithm::POLY1305)); // binary fields only
     /// ```
+    #[inline]
     pub fn implements(self, alg: Algorithm) -> bool {
         let binary = matches!(alg.family(), Family::Hash2L(_) | Family::VecHash2L(_));
         self == Backend::Portable
@@ -159,7 +161,20 @@ impl Backend {
     /// let err = Backend::Vpclmul.check(Algorithm::POLY1305).unwrap_err();
     /// println!("{err}"); // backend vpclmul is not available: ...
     /// ```
+    #[inline]
     pub fn check(self, alg: Algorithm) -> Result<(), Error> {
+        // The answer for a backend that can run inline: a forced backend asks on every
+        // one-shot call (three calls cost a short message about 10 TSC cycles).
+        if self.cpu_supports() && self.implements(alg) {
+            return Ok(());
+        }
+        self.unavailable(alg)
+    }
+
+    /// The error of [`check`](Self::check) for a backend that cannot run `alg` here.
+    #[cold]
+    #[inline(never)]
+    fn unavailable(self, alg: Algorithm) -> Result<(), Error> {
         if !self.cpu_supports() {
             return Err(Error::BackendUnavailable {
                 backend: self.name(),
