@@ -1032,7 +1032,7 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     #[cfg(target_arch = "x86_64")]
     if key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
         if let Family::DecBrwHash(c, _) = key.alg.family() {
-            if let Some(v) = crate::backend::scalar::dec_single_powers(p, c as usize, msg) {
+            if let Some(v) = crate::backend::scalar::dec_linear_powers(p, c as usize, msg) {
                 return Some(v);
             }
         }
@@ -1190,7 +1190,7 @@ pub(crate) fn one_shot_scalar(
                 let x = Fp1305::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             }
-        } else if let Some(v) = dec_single(alg, prime, k, msg) {
+        } else if let Some(v) = dec_linear(alg, prime, k, msg) {
             v
         } else {
             let (mut n_sq, mut n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
@@ -1257,20 +1257,21 @@ pub(crate) fn one_shot_scalar(
     }
 }
 
-/// c-decBRWHash of 1..=c blocks on the scalar backend from the key `k` alone (no `Powers`);
+/// c-decBRWHash of at most two blocks per stream on the scalar backend from the key `k`
+/// alone (no `Powers`);
 /// `None` for another function or length.
 #[cfg(target_arch = "x86_64")]
-fn dec_single(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
+fn dec_linear(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
     let Family::DecBrwHash(c, _) = alg.family() else {
         return None;
     };
     let c = c as usize;
     if prime == Prime::P1271 {
         let x = Fp1271::from_key(&k.to_le_bytes());
-        crate::backend::scalar::dec_single(x, c, msg).map(|v| prime_digest(v, None))
+        crate::backend::scalar::dec_linear(x, c, msg).map(|v| prime_digest(v, None))
     } else {
         let x = Fp1305::from_key(&k.to_le_bytes());
-        crate::backend::scalar::dec_single(x, c, msg).map(|v| prime_digest(v, None))
+        crate::backend::scalar::dec_linear(x, c, msg).map(|v| prime_digest(v, None))
     }
 }
 

@@ -787,10 +787,18 @@ impl<F: SimdPrime> SimdState<F> {
     ///   one-shot 2^130-5 crossover at 40.)
     ///
     ///   Since a one-shot message of up to c blocks takes its squarings in registers
-    ///   (`construct::dec_single_key`, no `Powers`), TSC cycles/byte, one-shot, IFMA vs
+    ///   (`construct::dec_linear_key`, no `Powers`), TSC cycles/byte, one-shot, IFMA vs
     ///   scalar: 4-decBRWHash1305 32 B 6.83 vs 6.13, 48 B 4.45 vs 4.38, 64 B 4.23 vs 3.41,
     ///   80 B 3.60 vs 6.28; 8-decBRWHash1305 64 B 5.56 vs 4.62, 96 B 3.88 vs 3.31, 128 B 3.13
     ///   vs 2.65, 144 B 2.88 vs 5.27: one-shot 64 and 128 for 2^130-5 (c blocks).
+    ///   And since two blocks per stream are linear in the blocks too (`pair_exponent`), two
+    ///   runs, one-shot / with a key: 4-decBRWHash1271 64 B 3.54-3.61 / 2.35-2.48 vs
+    ///   3.23-3.25 / 1.96, 80 B 2.80-2.98 / 1.87-1.98 vs 2.68-2.72 / 1.68, 96 B 2.34-2.41 /
+    ///   1.55-1.65 vs 2.30-2.33 / 1.49, 112 B 2.02-2.06 / 1.33-1.42 vs 2.05 / 1.36, 128 B
+    ///   (three per stream) 1.79-1.82 / 1.18-1.28 vs 2.44-2.63 / 1.68; at the edge, two more
+    ///   runs: 106 B 2.18 / 1.39-1.40 vs 2.20-2.22 / 1.47, 120 B 2.28-2.36 / 1.15 vs 1.89 /
+    ///   1.24: for 2^127-1 one-shot 120, with a key 105 (eight and seven blocks);
+    ///   4-decBRWHash1305 stays: 80 B 3.60 / 1.97-2.17 vs 4.36 / 2.53.
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -846,7 +854,8 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(_)), true) => 2048,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) if !keyed => 120,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 105,
             (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
             (Some(Plan::Dec(Lanes::Ifma8)), false) => 128,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
@@ -969,20 +978,22 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_horner(x, msg) }
     }
 
-    /// c-decBRWHash of 1..=c blocks from the key alone (`construct::dec_single_key`).
-    pub(crate) fn dec_single<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+    /// c-decBRWHash of at most two blocks per stream from the key alone
+    /// (`construct::dec_linear_key`).
+    pub(crate) fn dec_linear<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
         debug_assert!(super::scalar_here());
-        unsafe { x86::scalar_dec_single(x, c, msg) }
+        unsafe { x86::scalar_dec_linear(x, c, msg) }
     }
 
-    /// c-decBRWHash of 1..=c blocks with a key's powers (`construct::dec_single_powers`).
-    pub(crate) fn dec_single_powers<F: PrimeField>(
+    /// c-decBRWHash of at most two blocks per stream with a key's powers
+    /// (`construct::dec_linear_powers`).
+    pub(crate) fn dec_linear_powers<F: PrimeField>(
         p: &Powers<F>,
         c: usize,
         msg: &[u8],
     ) -> Option<F> {
         debug_assert!(super::scalar_here());
-        unsafe { x86::scalar_dec_single_powers(p, c, msg) }
+        unsafe { x86::scalar_dec_linear_powers(p, c, msg) }
     }
 
     /// Poly1305's value of `msg` by plain Horner with the clamped key

@@ -20,7 +20,7 @@ pub(crate) use hash2l::{
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{
-    dec_short_squares, dec_single_key, dec_single_powers, horner_one_shot,
+    dec_linear_key, dec_linear_powers, dec_short_squares, horner_one_shot,
     one_shot as scalar_one_shot, poly1305_horner, ScalarHasher,
 };
 

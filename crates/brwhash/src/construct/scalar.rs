@@ -325,7 +325,7 @@ fn dec_single<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[
         // A key's x^1 .. x^(2c) (c <= 4): no product before the blocks' (4-decBRWHash1305
         // with a key, TSC cycles/byte: 16 B 4.51 -> 3.28, 32 B 2.73 -> 2.05, 64 B 1.77 ->
         // 1.41).
-        return weighted_blocks(hx[0], c, msg, |j| hx[2 * j - 1]);
+        return weighted_blocks(hx[0], msg, |i| hx[2 * (c - i) - 1]);
     }
     let (x2, x4) = (p.sq[1], p.sq[2]);
     let x8 = if c > 2 { p.sq[3] } else { F::ZERO };
@@ -333,40 +333,79 @@ fn dec_single<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[
     single_sum(p.sq[0], [x2, x4, x8, x16], c, msg)
 }
 
-/// [`dec_single`] with a key's powers, for a message of 1..=c blocks (c <= 8; `None`
-/// otherwise): its own entry, past [`one_shot`]'s dispatch (4-decBRWHash1305 with a key at
-/// 16 B took 55 TSC cycles there, against Poly1305's 30).
+/// c-decBRWHash of a message of at most two blocks per stream with a key's powers (`None`
+/// for a longer one): [`dec_single`] up to c blocks (c <= 8), [`pair_sum`] up to 2c (c <= 4,
+/// the key's x^1 .. x^8 and four products). Its own entry, past [`one_shot`]'s dispatch
+/// (4-decBRWHash1305 with a key at 16 B took 55 TSC cycles there, against Poly1305's 30).
 #[inline(always)]
-pub(crate) fn dec_single_powers<F: PrimeField, const S: usize>(
+pub(crate) fn dec_linear_powers<F: PrimeField, const S: usize>(
     p: &Powers<F, S>,
     c: usize,
     msg: &[u8],
 ) -> Option<F> {
     let squares = c.next_power_of_two().trailing_zeros() as usize + 2;
-    if !(1..=8).contains(&c)
-        || msg.is_empty()
-        || msg.len() > c * F::BLOCK
-        || p.squares().len() < squares
+    if (1..=8).contains(&c)
+        && !msg.is_empty()
+        && msg.len() <= c * F::BLOCK
+        && p.squares().len() >= squares
     {
+        return Some(dec_single(p, c, msg));
+    }
+    let hx = p.hx();
+    if !two_per_stream::<F>(c, msg) || hx.len() < G {
         return None;
     }
-    Some(dec_single(p, c, msg))
+    let mut pw = [F::ZERO; 16];
+    for e in [2, 3, 6, 7] {
+        pw[e] = hx[e - 1];
+    }
+    let x8 = hx[7];
+    pw[10] = x8.mul(pw[2]);
+    pw[11] = x8.mul(pw[3]);
+    pw[14] = x8.mul(pw[6]);
+    pw[15] = x8.mul(pw[7]);
+    let v = pair_sum(hx[0], &pw, c, msg);
+    pw.iter_mut().zeroize();
+    Some(v)
 }
 
-/// [`dec_single`] from the key `x` alone, for one message of 1..=c blocks (c <= 8; `None`
-/// otherwise): the squarings in registers, no `Powers` (whose 1.2 KB zero fill and wipe,
-/// and squarings stored and reloaded, made 4-decBRWHash1305 one-shot at 16 B cost 3.5 times
-/// Poly1305's).
+/// [`dec_linear_powers`] from the key `x` alone: the squarings and powers in registers, no
+/// `Powers` (whose 1.2 KB zero fill and wipe, and squarings stored and reloaded, made
+/// 4-decBRWHash1305 one-shot at 16 B cost 3.5 times Poly1305's).
 #[inline(always)]
-pub(crate) fn dec_single_key<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
-    if !(1..=8).contains(&c) || msg.is_empty() || msg.len() > c * F::BLOCK {
+pub(crate) fn dec_linear_key<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+    if (1..=8).contains(&c) && !msg.is_empty() && msg.len() <= c * F::BLOCK {
+        let x2 = x.square();
+        let x4 = x2.square();
+        let x8 = if c >= 4 { x4.square() } else { F::ZERO };
+        let x16 = if c == 8 { x8.square() } else { F::ZERO };
+        return Some(single_sum(x, [x2, x4, x8, x16], c, msg));
+    }
+    if !two_per_stream::<F>(c, msg) {
         return None;
     }
+    // x^2, x^3, then x^6, x^7 (c >= 2), then x^10, x^11 (c >= 3), x^14, x^15 (c = 4).
+    let mut pw = [F::ZERO; 16];
     let x2 = x.square();
-    let x4 = x2.square();
-    let x8 = if c >= 4 { x4.square() } else { F::ZERO };
-    let x16 = if c == 8 { x8.square() } else { F::ZERO };
-    Some(single_sum(x, [x2, x4, x8, x16], c, msg))
+    pw[2] = x2;
+    pw[3] = x2.mul(x);
+    if c >= 2 {
+        let x4 = x2.square();
+        pw[6] = x4.mul(x2);
+        pw[7] = x4.mul(pw[3]);
+        if c >= 3 {
+            let x8 = x4.square();
+            pw[10] = x8.mul(x2);
+            pw[11] = x8.mul(pw[3]);
+            if c == 4 {
+                pw[14] = x8.mul(pw[6]);
+                pw[15] = x8.mul(pw[7]);
+            }
+        }
+    }
+    let v = pair_sum(x, &pw, c, msg);
+    pw.iter_mut().zeroize();
+    Some(v)
 }
 
 /// x * L + sum of M_k x^(2(c-k)+2) over the blocks of `msg` (1..=c of them), with `sq` =
@@ -396,15 +435,14 @@ fn single_sum<F: PrimeField>(x: F, sq: [F; 4], c: usize, msg: &[u8]) -> F {
         e[7] = e[3].mul(x8);
     }
     e[8] = x16;
-    let v = weighted_blocks(x, c, msg, |j| e[j]);
+    let v = weighted_blocks(x, msg, |i| e[c - i]);
     e.iter_mut().zeroize();
     v
 }
 
-/// x * L + sum of M_k w(c - k + 1) over the blocks M_1.. of `msg` (1..=c of them), where
-/// w(j) = x^(2j): one reduction.
+/// x * L + sum of M_i w(i) over the pad2 blocks M_0, M_1, .. of `msg`: one reduction.
 #[inline(always)]
-fn weighted_blocks<F: PrimeField>(x: F, c: usize, msg: &[u8], w: impl Fn(usize) -> F) -> F {
+fn weighted_blocks<F: PrimeField>(x: F, msg: &[u8], w: impl Fn(usize) -> F) -> F {
     let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
     let mut sum = x.mul_wide(length);
     // A short last block is le() of its bytes (pad2).
@@ -414,9 +452,36 @@ fn weighted_blocks<F: PrimeField>(x: F, c: usize, msg: &[u8], w: impl Fn(usize) 
         } else {
             F::from_block(block, false)
         };
-        sum = F::wide_add(sum, m.mul_wide(w(c - i)));
+        sum = F::wide_add(sum, m.mul_wide(w(i)));
     }
     F::reduce(sum)
+}
+
+/// The exponent of x that weighs block i (0-based) of a c-decBRWHash message of c + 1 ..= 2c
+/// blocks (q = 2, D = 4): stream j's BRW is M_j x + M_(j+c), so the value
+/// x^2 Poly(x^4; Q) + x L weighs M_j by x^(3 + 4(c - j)) and M_(j+c) by x^(2 + 4(c - j))
+/// (j = 1..c): linear in the blocks, as for q = 1.
+#[inline(always)]
+fn pair_exponent(c: usize, i: usize) -> usize {
+    if i < c {
+        3 + 4 * (c - 1 - i)
+    } else {
+        2 + 4 * (2 * c - 1 - i)
+    }
+}
+
+/// c-decBRWHash of c + 1 ..= 2c blocks (c <= 4) by [`pair_exponent`]: independent products
+/// with x^2, x^3, x^6, x^7, x^10, x^11, x^14, x^15 (`pw[e]` = x^e) and one reduction,
+/// where the stream BRWs, Estrin's tree and the final step were five dependent products.
+#[inline(always)]
+fn pair_sum<F: PrimeField>(x: F, pw: &[F; 16], c: usize, msg: &[u8]) -> F {
+    weighted_blocks(x, msg, |i| pw[pair_exponent(c, i)])
+}
+
+/// Whether c-decBRWHash of `msg` has two blocks per stream, with c <= 4.
+#[inline(always)]
+fn two_per_stream<F: PrimeField>(c: usize, msg: &[u8]) -> bool {
+    (1..=4).contains(&c) && msg.len() > c * F::BLOCK && msg.len() <= 2 * c * F::BLOCK
 }
 
 #[inline(always)]

@@ -104,17 +104,17 @@ pub(crate) fn scalar_one_shot<F: PrimeField, const S: usize>(
 }
 
 #[target_feature(enable = "bmi2")]
-pub(crate) fn scalar_dec_single<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
-    crate::construct::dec_single_key(x, c, msg)
+pub(crate) fn scalar_dec_linear<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {
+    crate::construct::dec_linear_key(x, c, msg)
 }
 
 #[target_feature(enable = "bmi2")]
-pub(crate) fn scalar_dec_single_powers<F: PrimeField>(
+pub(crate) fn scalar_dec_linear_powers<F: PrimeField>(
     p: &Powers<F>,
     c: usize,
     msg: &[u8],
 ) -> Option<F> {
-    crate::construct::dec_single_powers(p, c, msg)
+    crate::construct::dec_linear_powers(p, c, msg)
 }
 
 #[target_feature(enable = "bmi2")]
