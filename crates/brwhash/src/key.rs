@@ -1304,7 +1304,7 @@ pub(crate) fn prime_digest<F: PrimeField>(v: F, poly1305_s: Option<&[u8; 16]>) -
 
 /// The Hash2L value of `components[0]` (`vector` false) or the vecHash2L value of
 /// `components`, with the powers `p` of a PCLMULQDQ or VPCLMULQDQ key: no streaming state.
-/// Hash2L below `tree_from()` blocks runs in xmm on either backend.
+/// Hash2L below `tree_from` blocks runs in xmm on either backend.
 macro_rules! clmul_value {
     ($name:ident, $narrow:ident, $wide:ident, $field:ident, $block:expr) => {
         #[cfg(target_arch = "x86_64")]
@@ -1318,7 +1318,7 @@ macro_rules! clmul_value {
             let wide = backend == Backend::Vpclmul;
             match components {
                 [msg] if !vector => {
-                    if wide && msg.len() >= crate::construct::tree_from() * $block {
+                    if wide && msg.len() >= crate::construct::tree_from($block) * $block {
                         $wide::one_shot(p, msg)
                     } else {
                         $narrow::one_shot(p, msg)

@@ -35,10 +35,11 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
     // Horner step; the blocks in an array just large enough.
     let r = msg.len().div_ceil(b).max(1);
     match r {
-        1..=4 => return last(p, short_brw::<F, 4>(p, msg, r), length),
-        5..=8 => return last(p, short_brw::<F, 8>(p, msg, r), length),
-        9..=16 => return last(p, short_brw::<F, 16>(p, msg, r), length),
-        17..=ETA => return last(p, short_brw::<F, ETA>(p, msg, r), length),
+        1..=3 => return last(p, short_brw::<F, 4>(p, msg, r), length),
+        4..=ETA => {
+            let sum = F::wide_add(weighted_brw(p, msg, r, p.sq[1]), p.x().mul_wide(length));
+            return F::reduce(sum);
+        }
         _ => {}
     }
     let mut horner = Horner::default();
@@ -83,18 +84,22 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
 pub(crate) const TREE_FROM: usize = 14;
 
 /// [`TREE_FROM`] where the CPU runs zmm in halves (Zen 4: `backend::zmm_in_halves`), whose
-/// lanes cost twice as much per instruction. Measured there, with a key, TSC cycles per
-/// message, xmm vs lanes: Hash2L128 14 blocks 119 vs 155, 15 blocks 121 vs 144, 16 blocks 135
-/// vs 143, 17 blocks 143 vs 151, 18 blocks 148 vs 149, 20 blocks 163 vs 150; Hash2L256 14
-/// blocks 278 vs 353, 16 blocks 315 vs 328, 18 blocks 345 vs 352, 20 blocks 381 vs 349.
-/// The key powers are those of [`TREE_FROM`] (the xmm code needs no more).
-pub(crate) const TREE_FROM_HALVES: usize = 19;
+/// lanes cost twice as much per instruction, for blocks of 16 / 32 bytes. Measured there
+/// with `brwhash bench`, with a key, TSC cycles/byte, the xmm code ([`weighted_brw`]) vs
+/// the lanes, minimum of three runs: Hash2L128 19 blocks 0.395 vs 0.499, 23 blocks 0.369 vs
+/// 0.388, 24 blocks 0.392 vs 0.379, 26 blocks 0.378 vs 0.367, 31 blocks 0.351 vs 0.234;
+/// Hash2L256 19 blocks 0.509 vs 0.576, 21 blocks 0.500 vs 0.523, 22 blocks 0.503 vs 0.496,
+/// 23 blocks 0.483 vs 0.457. (The stack algorithm in xmm, before [`weighted_brw`], crossed
+/// at 19 blocks for both.) The key powers are those of [`TREE_FROM`] (the xmm code needs no
+/// more).
+pub(crate) const TREE_FROM_HALVES: [usize; 2] = [24, 22];
 
-/// Blocks from which a one-shot Hash2L message on VPCLMULQDQ takes the lanes on this CPU.
+/// Blocks from which a one-shot Hash2L message of `block`-byte blocks (16 or 32) on
+/// VPCLMULQDQ takes the lanes on this CPU.
 #[inline]
-pub(crate) fn tree_from() -> usize {
+pub(crate) fn tree_from(block: usize) -> usize {
     if crate::backend::zmm_in_halves() {
-        TREE_FROM_HALVES
+        TREE_FROM_HALVES[usize::from(block > 16)]
     } else {
         TREE_FROM
     }
@@ -192,14 +197,16 @@ pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
             F::reduce(ssum)
         } else if c.len() < TREE_FROM * F::BYTES {
             let r = c.len().div_ceil(F::BYTES);
-            let mut ms = [F::ZERO; TREE_FROM];
-            for (m, block) in ms.iter_mut().zip(c.chunks(F::BYTES)) {
-                *m = F::from_bytes(block);
-            }
-            F::reduce(F::wide_add(
-                ssum,
-                brw_short(&p.sq, &ms[..r]).mul_wide(table[0]),
-            ))
+            let v = if r >= 4 {
+                weighted_brw(p, c, r, table[0])
+            } else {
+                let mut ms = [F::ZERO; 3];
+                for (m, block) in ms.iter_mut().zip(c.chunks(F::BYTES)) {
+                    *m = F::from_bytes(block);
+                }
+                brw_short(&p.sq, &ms[..r]).mul_wide(table[0])
+            };
+            F::reduce(F::wide_add(ssum, v))
         } else {
             let sum = weighted_super_blocks::<F, V>(p, &sq, c, table, &mut ssum);
             lanes_total::<F, V>(sum).add(F::reduce(ssum))
@@ -722,6 +729,103 @@ fn last<F: BinaryField>(p: &Powers<F>, acc: F, length: F) -> F {
     F::reduce(F::wide_add(p.sq[1].mul_wide(acc), p.x().mul_wide(length)))
 }
 
+/// Block `i` of `msg` (the last one possibly short, zero-padded).
+#[inline(always)]
+fn block_at<F: BinaryField>(msg: &[u8], i: usize) -> F {
+    let b = F::BYTES;
+    F::from_bytes(&msg[i * b..((i + 1) * b).min(msg.len())])
+}
+
+/// Unreduced BRW(x; the c (0..=3) blocks of `msg` from block `at`).
+#[inline(always)]
+fn le3<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, c: usize) -> F::Wide {
+    // A match per count, so that every block index is a constant.
+    match c {
+        0 => F::Wide::default(),
+        1 => block_at::<F>(msg, at).widen(),
+        2 => F::wide_add(
+            block_at::<F>(msg, at).mul_wide(p.sq[0]),
+            block_at::<F>(msg, at + 1).widen(),
+        ),
+        _ => F::wide_add(
+            p.sq[0]
+                .add_block(block_at(msg, at))
+                .mul_wide(p.sq[1].add_block(block_at(msg, at + 1))),
+            block_at::<F>(msg, at + 2).widen(),
+        ),
+    }
+}
+
+/// Unreduced BRW(x; the n (0..=7) blocks of `msg` from block `at`): E = BRW of the first
+/// three (one product), then E (x^4 + M_4) + BRW of the rest (two levels of products).
+#[inline(always)]
+fn leaf7<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize) -> F::Wide {
+    if n <= 3 {
+        return le3(p, msg, at, n);
+    }
+    let e = F::reduce(le3(p, msg, at, 3)).mul_wide(p.sq[2].add_block(block_at(msg, at + 3)));
+    F::wide_add(e, le3(p, msg, at + 4, n - 4))
+}
+
+/// The separator S_k = x^(2^e) + M_k of `msg` (blocks numbered from 1).
+#[inline(always)]
+fn separator<F: BinaryField>(p: &Powers<F>, msg: &[u8], k: usize, e: usize) -> F {
+    p.sq[e].add_block(block_at(msg, k - 1))
+}
+
+/// Unreduced k BRW(x; the n (0..=7) blocks of `msg` from block `at`).
+#[inline(always)]
+fn weighted_leaf<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize, k: F) -> F::Wide {
+    F::reduce(leaf7(p, msg, at, n)).mul_wide(k)
+}
+
+/// Unreduced w BRW(x; the r (4..=31) blocks of `msg`, the last zero-padded), in three
+/// levels of products where the stack algorithm takes five or six: BRW on r blocks is
+/// ((B_0 S_8 + B_1) S_16 + B_2 S_24 + B_3) with B_j the BRW of blocks 8j+1..8j+7 (two
+/// levels, [`leaf7`]) and S_k = x^(2^e) + M_k the separators (the missing ones 1, the
+/// missing B_j 0), so it is the sum of B_j K_j with K = w (S_8 S_16, S_16, S_24, 1), which
+/// need only the separators and the key, and are ready (two products) when the B_j are.
+/// Below 8 blocks, w (E S_4 + F) = E (w S_4) + F w. (`sb_tree` is the same form across
+/// four lanes.)
+#[inline(always)]
+fn weighted_brw<F: BinaryField>(p: &Powers<F>, msg: &[u8], r: usize, w: F) -> F::Wide {
+    debug_assert!((4..=ETA).contains(&r) && msg.len().div_ceil(F::BYTES) == r);
+    if r < 8 {
+        let e = F::reduce(le3(p, msg, 0, 3)).mul_wide(w.mul(separator(p, msg, 4, 2)));
+        let f = match r {
+            4 => F::Wide::default(),
+            5 => block_at::<F>(msg, 4).mul_wide(w),
+            6 => F::reduce(le3(p, msg, 4, 2)).mul_wide(w),
+            _ => F::reduce(le3(p, msg, 4, 3)).mul_wide(w),
+        };
+        return F::wide_add(e, f);
+    }
+    if r < 16 {
+        let k0 = w.mul(separator(p, msg, 8, 3));
+        return F::wide_add(
+            weighted_leaf(p, msg, 0, 7, k0),
+            weighted_leaf(p, msg, 8, r - 8, w),
+        );
+    }
+    let k1 = w.mul(separator(p, msg, 16, 4));
+    let k0 = k1.mul(separator(p, msg, 8, 3));
+    let head = F::wide_add(
+        weighted_leaf(p, msg, 0, 7, k0),
+        weighted_leaf(p, msg, 8, 7, k1),
+    );
+    if r < 24 {
+        return F::wide_add(head, weighted_leaf(p, msg, 16, r - 16, w));
+    }
+    let k2 = w.mul(separator(p, msg, 24, 3));
+    F::wide_add(
+        head,
+        F::wide_add(
+            weighted_leaf(p, msg, 16, 7, k2),
+            weighted_leaf(p, msg, 24, r - 24, w),
+        ),
+    )
+}
+
 /// BRW(x; the r <= N blocks of `msg`, the last zero-padded).
 #[inline(always)]
 fn short_brw<F: BinaryField, const N: usize>(p: &Powers<F>, msg: &[u8], r: usize) -> F {
@@ -1118,5 +1222,40 @@ impl<F: BinaryField, V: BinLanes<F>> Drop for BinWide<F, V> {
         // `inner` wipes itself when it drops.
         self.held.zeroize();
         self.lanes.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `weighted_brw` against w times the stack algorithm, for every block count it takes,
+    /// every length of the last block, keys and messages with every bit set and not.
+    fn weighted_brw_is_w_brw<F: BinaryField>() {
+        let b = F::BYTES;
+        for key in [[0xffu8; 32], [0x5a; 32]] {
+            let p = Powers::<F>::new(F::from_bytes(&key[..b]), 6, 1, Some(5));
+            let w = F::from_bytes(&[0xc3; 32][..b]);
+            let random: Vec<u8> = (0..ETA * b).map(|i| (i * 151 + 7) as u8).collect();
+            for msg in [random, vec![0xff; ETA * b]] {
+                for n in 3 * b + 1..=ETA * b {
+                    let r = n.div_ceil(b);
+                    let mut ms = [F::ZERO; ETA];
+                    for (m, block) in ms.iter_mut().zip(msg[..n].chunks(b)) {
+                        *m = F::from_bytes(block);
+                    }
+                    let (mut want, mut got) = ([0u8; 32], [0u8; 32]);
+                    brw_short(&p.sq, &ms[..r]).mul(w).write_bytes(&mut want);
+                    F::reduce(weighted_brw(&p, &msg[..n], r, w)).write_bytes(&mut got);
+                    assert_eq!(got, want, "{n} bytes");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_brw_matches_the_stack_algorithm() {
+        weighted_brw_is_w_brw::<crate::field::Gf128>();
+        weighted_brw_is_w_brw::<crate::field::Gf256>();
     }
 }
