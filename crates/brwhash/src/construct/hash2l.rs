@@ -65,8 +65,15 @@ fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[
         horner.push(p.hg(), F::reduce(ubrw_full(&p.sq, &ms)));
     }
     let rest = whole.remainder();
-    if !rest.is_empty() {
-        let mut ms = [F::ZERO; ETA];
+    let r = rest.len().div_ceil(b);
+    if r >= 4 {
+        // Three levels of products, not the stack algorithm's five or six (a weight 1).
+        horner.push(
+            p.hg(),
+            F::reduce(weighted_brw(p, rest, r, F::from_bytes(&[1]))),
+        );
+    } else if r > 0 {
+        let mut ms = [F::ZERO; 3];
         let mut r = 0;
         for block in rest.chunks(b) {
             ms[r] = F::from_bytes(block);
@@ -327,10 +334,12 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
         let r = short.len().div_ceil(F::BYTES);
         if r >= 7 {
             sum = V::wide_add(sum, sb_tree::<F, V>(p, sq, short, r, w));
-        } else {
+        } else if r >= 4 {
             // A few blocks: in xmm, beside the lanes (a tree of one lane cost 1 KiB 30 TSC
-            // cycles more).
-            let mut ms = [F::ZERO; 6];
+            // cycles more), the weight folded in (`weighted_brw`).
+            *ssum = F::wide_add(*ssum, weighted_brw(p, short, r, w));
+        } else {
+            let mut ms = [F::ZERO; 3];
             for (m, block) in ms.iter_mut().zip(short.chunks(F::BYTES)) {
                 *m = F::from_bytes(block);
             }
