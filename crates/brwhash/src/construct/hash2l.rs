@@ -283,7 +283,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
             *s = &first[j * sb..(j + 1) * sb];
         }
         // No value before the first group: no Horner product.
-        let mut acc = V::reduce(ubrw31_by_level(sq, &load_group::<F, V>(&sbs[..V::W])));
+        let mut acc = V::reduce(V::ubrw31(sq, &sbs[..V::W]));
         let mut step = V::splat(p.hg()[V::W - 1]);
         for g in &mut groups {
             prefetch_ahead::<TO_L2>(g, end);
@@ -316,7 +316,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
                 w[l] = table[t - 1 - i];
             }
         }
-        let d = V::reduce(ubrw31_by_level(sq, &load_group::<F, V>(&sbs[..V::W])));
+        let d = V::reduce(V::ubrw31(sq, &sbs[..V::W]));
         let mut weights = V::from_lanes(&w[..V::W]);
         sum = V::wide_add(sum, d.mul_wide(weights));
         weights.zeroize();
@@ -631,8 +631,7 @@ fn lane_group<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, byte
 /// [`lane_group`] of the W super-blocks `sbs`, wherever they are.
 #[inline(always)]
 fn lane_step<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, sbs: &[&[u8]]) -> V {
-    let vb = load_group::<F, V>(sbs);
-    V::reduce(V::wide_add(acc.mul_wide(step), ubrw31_by_level(sq, &vb)))
+    V::reduce(V::wide_add(acc.mul_wide(step), V::ubrw31(sq, sbs)))
 }
 
 /// The lanes `acc`, then the rest of a component (less than a group) into `horner`: the k
@@ -668,8 +667,7 @@ fn lanes_end<F: BinaryField, V: BinLanes<F>>(
             let at = (l + k).saturating_sub(V::W) * sb;
             *s = &rest[at..at + sb];
         }
-        let vb = load_group::<F, V>(&sbs[..V::W]);
-        let d = V::reduce(ubrw31_by_level(sq, &vb));
+        let d = V::reduce(V::ubrw31(sq, &sbs[..V::W]));
         for (l, w) in w.iter_mut().enumerate().take(V::W) {
             *w = if l + k >= V::W {
                 gamma_pow(p, V::W - 1 - l)
@@ -1038,6 +1036,12 @@ pub(crate) trait BinLanes<F: BinaryField>: Field {
             Self::load_block(sbs, i + 2),
             Self::load_block(sbs, i + 3),
         ]
+    }
+    /// Unreduced BRW of the W whole super-blocks `sbs` (31 blocks each), lane j = `sbs[j]`:
+    /// [`ubrw31_by_level`] of their blocks, which a type may load and multiply faster.
+    #[inline(always)]
+    fn ubrw31(sq: &[Self; 5], sbs: &[&[u8]]) -> Self::Wide {
+        ubrw31_by_level(sq, &load_group::<F, Self>(sbs))
     }
     /// The lanes as scalar elements (`out.len() == W`).
     fn store(self, out: &mut [F]);

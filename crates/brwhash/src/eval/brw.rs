@@ -59,13 +59,26 @@ pub fn ubrw31_by_level<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F:
     let l5 = ubrw_le3(sq, &ms[20..23]);
     let l6 = ubrw_le3(sq, &ms[24..27]);
     let l7 = ubrw_le3(sq, &ms[28..31]);
-    let s0 = node(sq, l0, 2, ms[3], l1);
-    let s1 = node(sq, l2, 2, ms[11], l3);
-    let s2 = node(sq, l4, 2, ms[19], l5);
-    let s3 = node(sq, l6, 2, ms[27], l7);
-    let h0 = node(sq, s0, 3, ms[7], s1);
-    let h1 = node(sq, s2, 3, ms[23], s3);
-    node(sq, h0, 4, ms[15], h1)
+    let seps = [ms[3], ms[7], ms[11], ms[15], ms[19], ms[23], ms[27]];
+    ubrw31_from_leaves(sq, [l0, l1, l2, l3, l4, l5, l6, l7], seps)
+}
+
+/// The levels of [`ubrw31_by_level`] above its leaves: `leaves[k]` is the unreduced BRW of
+/// blocks 4k..4k+2 (0-based), `seps[k]` block 4k + 3, the separator between them.
+#[inline(always)]
+pub fn ubrw31_from_leaves<F: Field, P: SqTable<F> + ?Sized>(
+    sq: &P,
+    leaves: [F::Wide; 8],
+    seps: [F; 7],
+) -> F::Wide {
+    let [l0, l1, l2, l3, l4, l5, l6, l7] = leaves;
+    let s0 = node(sq, l0, 2, seps[0], l1);
+    let s1 = node(sq, l2, 2, seps[2], l3);
+    let s2 = node(sq, l4, 2, seps[4], l5);
+    let s3 = node(sq, l6, 2, seps[6], l7);
+    let h0 = node(sq, s0, 3, seps[1], s1);
+    let h1 = node(sq, s2, 3, seps[5], s3);
+    node(sq, h0, 4, seps[3], h1)
 }
 
 /// Unreduced BRW(x; m(i) .. m(i + K - 1)) for K = 3, 7, 15 or 31, as [`ubrw_full`], with
