@@ -520,14 +520,14 @@ fn dec_streams<F: PrimeField, const Q: usize, const S: usize>(
 #[inline(always)]
 fn poly_group<F: PrimeField>(xp: &[F; G], acc: F, bytes: &[u8]) -> F {
     let b = F::BLOCK;
-    let mut blocks = bytes.chunks_exact(b);
-    let first = F::load(&bytes[..b], true);
-    blocks.next();
-    let mut s = acc.add_block(first).mul_wide(xp[G - 1]);
-    for (i, block) in blocks.enumerate() {
-        s = F::wide_add(s, xp[G - 2 - i].mul_block_wide(F::load(block, true)));
+    // The blocks after the first do not depend on `acc`: their sum first, so the chain from
+    // one group's value to the next is one product, one addition and one reduction.
+    let mut s = xp[G - 2].mul_block_wide(F::load(&bytes[b..], true));
+    for (i, block) in bytes[2 * b..].chunks_exact(b).enumerate() {
+        s = F::wide_add(s, xp[G - 3 - i].mul_block_wide(F::load(block, true)));
     }
-    F::reduce(s)
+    let first = F::load(&bytes[..b], true);
+    F::reduce(F::wide_add(s, acc.add_block(first).mul_wide(xp[G - 1])))
 }
 
 /// x * Poly(x; blocks before, the pad1 blocks of `bytes`), from `acc` = x * Poly(x; blocks
@@ -833,18 +833,37 @@ fn horner_three<F: PrimeField>(x: F, msg: &[u8]) -> F {
 }
 
 /// [`horner_g1`] two blocks at a time: `acc = (acc + m_1) x^2 + m_2 x`, two products and one
-/// reduction per pair, and half the dependency chain.
+/// reduction per pair, and half the dependency chain. An odd block count starts with its
+/// first block alone, m_1 x, which runs beside the squaring that gives x^2 (the pairs after
+/// it then end with the message); the last pair may end with the short last block.
 #[inline(always)]
 fn horner_g2<F: PrimeField>(x: F, x2: F, msg: &[u8]) -> F {
     let b = F::BLOCK;
-    let mut acc = F::ZERO;
-    let mut pairs = msg.chunks_exact(2 * b);
-    for pair in &mut pairs {
-        let (m1, m2) = (F::load(pair, true), F::load(&pair[b..], true));
+    let n = msg.len().div_ceil(b);
+    let (mut acc, rest) = if n % 2 == 1 {
+        let (first, rest) = msg.split_at(msg.len().min(b));
+        let m = if first.len() == b {
+            F::load(first, true)
+        } else {
+            F::from_block(first, true)
+        };
+        (F::reduce(m.mul_block_wide(x)), rest)
+    } else {
+        (F::ZERO, msg)
+    };
+    // An even number of blocks is left: each chunk holds one whole block and a second,
+    // whole or short.
+    for pair in rest.chunks(2 * b) {
+        let m1 = F::load(pair, true);
+        let m2 = if pair.len() == 2 * b {
+            F::load(&pair[b..], true)
+        } else {
+            F::from_block(&pair[b..], true)
+        };
         let s = F::wide_add(x2.mul_wide(acc.add_block(m1)), x.mul_block_wide(m2));
         acc = F::reduce(s);
     }
-    horner_g1(x, acc, pairs.remainder())
+    acc
 }
 
 /// The value v of `msg` in one call: whole chunks straight from `msg`, then the rest.

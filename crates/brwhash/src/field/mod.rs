@@ -197,27 +197,6 @@ impl<const N: usize> Cols<N> {
     }
 }
 
-impl Cols<4> {
-    /// The 2 x 2 limb product.
-    #[inline(always)]
-    pub(crate) fn mul2x2([a0, a1]: [u64; 2], [b0, b1]: [u64; 2]) -> Self {
-        let (p00, p01) = (mul64(a0, b0), mul64(a0, b1));
-        let (p10, p11) = (mul64(a1, b0), mul64(a1, b1));
-        Cols([
-            lo(p00),
-            hi(p00) + lo(p01) + lo(p10),
-            hi(p01) + hi(p10) + lo(p11),
-            hi(p11),
-        ])
-    }
-
-    /// A two-limb value.
-    #[inline(always)]
-    pub(crate) fn from_u128(v: u128) -> Self {
-        Cols([lo(v), hi(v), 0, 0])
-    }
-}
-
 impl Cols<5> {
     /// The 3 x 3 limb product, for top limbs below 2^32 (values below 2^160).
     #[inline(always)]

@@ -99,6 +99,29 @@ fn fp1271_laws_and_fermat() {
     }
 }
 
+/// Long unreduced sums of the largest products: 2^128 - 1 = 2p + 1 is 1 mod p, so n products
+/// of it (and the carries out of every half of the sum) must reduce to n; and sums of random
+/// full-width products must equal the sums of their reductions.
+#[test]
+fn fp1271_long_wide_sums() {
+    let max = Fp1271(u128::MAX);
+    let mut w = max.mul_wide(max);
+    for n in 2u64..=3000 {
+        w = Fp1271::wide_add(w, max.mul_wide(max));
+        let got = Fp1271::reduce(w);
+        assert!(got.0 < (1 << 127) + (1 << 67));
+        assert!(eq(got, Fp1271::from_u64(n)), "{n} products");
+    }
+    let mut r = Rng(11);
+    let (mut wide, mut sum) = (Fp1271::ZERO.widen(), Fp1271::ZERO);
+    for _ in 0..500 {
+        let (a, b) = (Fp1271(r.u128() | 3 << 126), Fp1271(r.u128()));
+        wide = Fp1271::wide_add(wide, a.mul_wide(b));
+        sum = sum.add(a.mul(b));
+        assert!(eq(Fp1271::reduce(wide), sum));
+    }
+}
+
 #[test]
 fn fp1305_laws_and_fermat() {
     laws::<Fp1305>();
