@@ -1192,6 +1192,8 @@ pub(crate) fn one_shot_scalar(
             }
         } else if let Some(v) = dec_linear(alg, prime, k, msg) {
             v
+        } else if let Some(v) = two_level_key(alg, prime, k, msg) {
+            v
         } else {
             let (mut n_sq, mut n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
             if let Family::DecBrwHash(c, _) = alg.family() {
@@ -1272,6 +1274,23 @@ fn dec_linear(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Diges
     } else {
         let x = Fp1305::from_key(&k.to_le_bytes());
         crate::backend::scalar::dec_linear(x, c, msg).map(|v| prime_digest(v, None))
+    }
+}
+
+/// d-2LHash (or d-Hash of 2^d blocks or more) on the scalar backend from the key `k` alone
+/// (no `Powers`: its zero fill, wipe and Horner powers cost a 256-byte 4-Hash1271 message
+/// about 150 TSC cycles); `None` for another function or length.
+#[cfg(target_arch = "x86_64")]
+fn two_level_key(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
+    let (Family::TwoLHash(d, _) | Family::DHash(d, _)) = alg.family() else {
+        return None;
+    };
+    if prime == Prime::P1271 {
+        let x = Fp1271::from_key(&k.to_le_bytes());
+        crate::backend::scalar::two_level(x, d, msg).map(|v| prime_digest(v, None))
+    } else {
+        let x = Fp1305::from_key(&k.to_le_bytes());
+        crate::backend::scalar::two_level(x, d, msg).map(|v| prime_digest(v, None))
     }
 }
 

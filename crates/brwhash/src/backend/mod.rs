@@ -978,6 +978,12 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_horner(x, msg) }
     }
 
+    /// d-2LHash (a long d-Hash) of `msg` from the key alone (`construct::two_level_key`).
+    pub(crate) fn two_level<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F> {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_two_level(x, d, msg) }
+    }
+
     /// c-decBRWHash of at most two blocks per stream from the key alone
     /// (`construct::dec_linear_key`).
     pub(crate) fn dec_linear<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {

@@ -103,12 +103,7 @@ impl<F: PrimeField> Core<F> {
                 }
             }
             Core::TwoL(outer, d) => {
-                let v = match d {
-                    2 => super_block::<F, 3, S>(p, bytes),
-                    3 => super_block::<F, 7, S>(p, bytes),
-                    4 => super_block::<F, 15, S>(p, bytes),
-                    _ => super_block::<F, 31, S>(p, bytes),
-                };
+                let v = F::reduce(super_block_d(&p.sq, *d, bytes));
                 outer.push(p.hg(), v);
             }
             Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
@@ -253,23 +248,20 @@ impl<F: PrimeField> Zeroize for Core<F> {
     }
 }
 
-/// BRW(x; the DELTA pad2 blocks of `bytes`): a d-2LHash super-block, straight-line code.
+/// BRW(x; the DELTA pad2 blocks of `bytes`), unreduced: a d-2LHash super-block, straight-line
+/// code.
 #[inline(always)]
-fn super_block<F: PrimeField, const DELTA: usize, const S: usize>(
-    p: &Powers<F, S>,
-    bytes: &[u8],
-) -> F {
+fn super_block<F: PrimeField, const DELTA: usize>(sq: &[F], bytes: &[u8]) -> F::Wide {
     let b = F::BLOCK;
     let bytes = &bytes[..DELTA * b];
     // Each block loaded where the tree reads it (`ubrw_at`): an array of the blocks first went
     // through the stack.
     let m = |i: usize| F::load(&bytes[i * b..(i + 1) * b], false);
-    let sq: &[F] = &p.sq;
     match DELTA {
-        3 => F::reduce(ubrw_at::<F, [F], 3>(sq, &m, 0)),
-        7 => F::reduce(ubrw_at::<F, [F], 7>(sq, &m, 0)),
-        15 => F::reduce(ubrw_at::<F, [F], 15>(sq, &m, 0)),
-        _ => F::reduce(ubrw_at::<F, [F], 31>(sq, &m, 0)),
+        3 => ubrw_at::<F, [F], 3>(sq, &m, 0),
+        7 => ubrw_at::<F, [F], 7>(sq, &m, 0),
+        15 => ubrw_at::<F, [F], 15>(sq, &m, 0),
+        _ => ubrw_at::<F, [F], 31>(sq, &m, 0),
     }
 }
 
@@ -650,32 +642,23 @@ impl<F: PrimeField> Zeroize for ScalarHasher<F> {
     }
 }
 
-/// d-2LHash of `msg` in one call, without a `Core`: the super-blocks straight from `msg` into
-/// Horner in gamma, then x * Poly(x; that value, the blocks after them, L).
+/// d-2LHash of `msg` in one call with a key's powers, without a `Core`: the super-blocks
+/// straight from `msg` into Horner in gamma (groups of G with gamma's powers, one reduction
+/// each), then x * Poly(x; that value, the blocks after them, L). (A key's 4-Hash1271 of
+/// 1 KiB took 8% longer by [`two_level_with`].)
 #[inline(always)]
 fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8]) -> F {
     let b = F::BLOCK;
     let delta = (1usize << d) - 1;
-    let l = msg.len().div_ceil(b);
+    let (nsb, _) = two_level_shape::<F>(d, msg.len());
     // Bytes of the complete super-blocks (the last may end with the short last block).
-    let sb_bytes = (l / delta * delta * b).min(msg.len());
+    let sb_bytes = (nsb * delta * b).min(msg.len());
     let mut outer = Horner::default();
-    let mut whole = msg[..sb_bytes].chunks(delta * b);
-    for chunk in &mut whole {
+    for chunk in msg[..sb_bytes].chunks(delta * b) {
         let v = if chunk.len() == delta * b {
-            match d {
-                2 => super_block::<F, 3, S>(p, chunk),
-                3 => super_block::<F, 7, S>(p, chunk),
-                4 => super_block::<F, 15, S>(p, chunk),
-                _ => super_block::<F, 31, S>(p, chunk),
-            }
+            F::reduce(super_block_d(&p.sq, d, chunk))
         } else {
-            // The last super-block, ending with the short last block.
-            let mut ms = [F::ZERO; 31];
-            for (m, block) in ms.iter_mut().zip(chunk.chunks(b)) {
-                *m = F::from_block(block, false);
-            }
-            brw_short(&p.sq, &ms[..delta])
+            last_super_block(&p.sq, delta, chunk)
         };
         outer.push(p.hg(), v);
     }
@@ -695,6 +678,137 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
     let v = x_poly(p.hx(), F::ZERO, &values[..=k]);
     values[0].zeroize();
     v
+}
+
+/// [`super_block`] for d = 2..5.
+#[inline(always)]
+fn super_block_d<F: PrimeField>(sq: &[F], d: u8, chunk: &[u8]) -> F::Wide {
+    match d {
+        2 => super_block::<F, 3>(sq, chunk),
+        3 => super_block::<F, 7>(sq, chunk),
+        4 => super_block::<F, 15>(sq, chunk),
+        _ => super_block::<F, 31>(sq, chunk),
+    }
+}
+
+/// BRW of the last super-block of `delta` blocks when it ends with the short last block.
+#[inline(always)]
+fn last_super_block<F: PrimeField>(sq: &[F], delta: usize, chunk: &[u8]) -> F {
+    let mut ms = [F::ZERO; 31];
+    for (m, block) in ms.iter_mut().zip(chunk.chunks(F::BLOCK)) {
+        *m = F::from_block(block, false);
+    }
+    brw_short(sq, &ms[..delta])
+}
+
+/// d-2LHash (d-Hash past its polyHash branch) of `msg` in one call from the key `x` alone,
+/// with no `Powers` (its zero fill, wipe and Horner powers cost a 256-byte 4-Hash1271 message
+/// about 150 TSC cycles): the squarings x^(2^j), j <= d, in registers, only as many as the
+/// message reads. `None` for d outside 2..=5.
+#[inline(always)]
+pub(crate) fn two_level_key<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F> {
+    if !(2..=5).contains(&d) {
+        return None;
+    }
+    let (nsb, t) = two_level_shape::<F>(d, msg.len());
+    // The super-blocks read x^(2^j) for j < d; gamma = x^(2^d) only with two super-blocks or
+    // as V's weight x^(t+2).
+    let top = usize::from(if nsb >= 2 || t + 2 == 1 << d {
+        d
+    } else {
+        d - 1
+    });
+    let mut sq = [F::ZERO; 6];
+    sq[0] = x;
+    for j in 1..=top {
+        sq[j] = sq[j - 1].square();
+    }
+    let v = two_level_with(&sq[..=top], d, msg);
+    sq.iter_mut().zeroize();
+    Some(v)
+}
+
+/// A d-2LHash message's complete super-blocks and the blocks after them.
+#[inline(always)]
+fn two_level_shape<F: PrimeField>(d: u8, len: usize) -> (usize, usize) {
+    let delta = (1usize << d) - 1;
+    let l = len.div_ceil(F::BLOCK);
+    (l / delta, l % delta)
+}
+
+/// d-2LHash of `msg` with `sq[j]` = x^(2^j) (j < d, and j = d when [`two_level_key`] says it
+/// is read) and no other power. The super-blocks' BRW values go into Horner in
+/// gamma = x^(2^d), one product and one reduction each; the outer x * Poly(x; V, M_1 .. M_t, L)
+/// is split as V x^(t+2) + x * Poly(x; M_1 .. M_t, L), so the tail's Horner (in pairs with
+/// x^2) runs beside the super-blocks and V waits for one product.
+#[inline(always)]
+fn two_level_with<F: PrimeField>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    let delta = (1usize << d) - 1;
+    let (nsb, t) = two_level_shape::<F>(d, msg.len());
+    // Bytes of the complete super-blocks (the last may end with the short last block).
+    let sb_bytes = (nsb * delta * b).min(msg.len());
+    let mut tail = [F::ZERO; 32];
+    for (v, block) in tail.iter_mut().zip(msg[sb_bytes..].chunks(b)) {
+        *v = if block.len() == b {
+            F::load(block, false)
+        } else {
+            F::from_block(block, false)
+        };
+    }
+    tail[t] = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    let mut tail_value = x_poly_pairs(sq[0], sq[1], &tail[..=t]);
+    // V's weight x^(t+2), t + 2 <= 2^d: a product of squarings.
+    let e = t + 2;
+    let mut weight = if e.is_power_of_two() {
+        sq[e.trailing_zeros() as usize]
+    } else {
+        // (The bits of the public length choose the factors.)
+        let mut w: Option<F> = None;
+        for (j, &s) in sq.iter().enumerate().take(usize::from(d)) {
+            if e >> j & 1 == 1 {
+                w = Some(w.map_or(s, |w| w.mul(s)));
+            }
+        }
+        w.unwrap_or(sq[0])
+    };
+    // V = U_1 gamma^(n-1) + ... + U_n.
+    let mut v = F::ZERO;
+    for (k, chunk) in msg[..sb_bytes].chunks(delta * b).enumerate() {
+        let u = if chunk.len() == delta * b {
+            super_block_d(sq, d, chunk)
+        } else {
+            last_super_block(sq, delta, chunk).widen()
+        };
+        v = F::reduce(if k == 0 {
+            u
+        } else {
+            F::wide_add(v.mul_wide(sq[usize::from(d)]), u)
+        });
+    }
+    let out = F::reduce(F::wide_add(v.mul_wide(weight), tail_value.widen()));
+    v.zeroize();
+    weight.zeroize();
+    tail_value.zeroize();
+    out
+}
+
+/// x * Poly(x; `values`) (at least one) by Horner in pairs: `acc = (acc + v_1) x^2 + v_2 x`,
+/// an odd count starting with its first value alone.
+#[inline(always)]
+fn x_poly_pairs<F: Field>(x: F, x2: F, values: &[F]) -> F {
+    let (mut acc, rest) = if values.len() % 2 == 1 {
+        (F::reduce(values[0].mul_wide(x)), &values[1..])
+    } else {
+        (F::ZERO, values)
+    };
+    for pair in rest.chunks_exact(2) {
+        acc = F::reduce(F::wide_add(
+            x2.mul_wide(acc.add(pair[0])),
+            x.mul_wide(pair[1]),
+        ));
+    }
+    acc
 }
 
 /// x * Poly(x; pad1(msg)) with `xp[j - 1]` = x^j (groups of `xp.len()` blocks).

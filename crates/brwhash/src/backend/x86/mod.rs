@@ -123,6 +123,11 @@ pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
 }
 
 #[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_two_level<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F> {
+    crate::construct::two_level_key(x, d, msg)
+}
+
+#[target_feature(enable = "bmi2")]
 pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
     crate::construct::poly1305_horner(r, msg)
 }
