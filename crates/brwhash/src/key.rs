@@ -1190,9 +1190,7 @@ pub(crate) fn one_shot_scalar(
                 let x = Fp1305::from_key(&k.to_le_bytes());
                 prime_digest(crate::backend::scalar::horner(x, msg), None)
             }
-        } else if let Some(v) = dec_linear(alg, prime, k, msg) {
-            v
-        } else if let Some(v) = two_level_key(alg, prime, k, msg) {
+        } else if let Some(v) = key_only(alg, prime, k, msg) {
             v
         } else {
             let (mut n_sq, mut n_hx) = powers_needed(alg, len as u64, block, gamma_log, G);
@@ -1259,38 +1257,35 @@ pub(crate) fn one_shot_scalar(
     }
 }
 
-/// c-decBRWHash of at most two blocks per stream on the scalar backend from the key `k`
-/// alone (no `Powers`);
-/// `None` for another function or length.
+/// The scalar backend's one-shot paths from the key `k` alone, with no `Powers` (whose zero
+/// fill, wipe and powers cost a 256-byte 4-Hash1271 message about 150 TSC cycles):
+/// c-decBRWHash of at most two blocks per stream, and d-2LHash (or d-Hash of 2^d blocks or
+/// more). `None` for another function or length.
 #[cfg(target_arch = "x86_64")]
-fn dec_linear(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
-    let Family::DecBrwHash(c, _) = alg.family() else {
+fn key_only(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
+    if !matches!(
+        alg.family(),
+        Family::DecBrwHash(..) | Family::TwoLHash(..) | Family::DHash(..)
+    ) {
         return None;
-    };
-    let c = c as usize;
+    }
     if prime == Prime::P1271 {
-        let x = Fp1271::from_key(&k.to_le_bytes());
-        crate::backend::scalar::dec_linear(x, c, msg).map(|v| prime_digest(v, None))
+        key_only_value(alg, Fp1271::from_key(&k.to_le_bytes()), msg).map(|v| prime_digest(v, None))
     } else {
-        let x = Fp1305::from_key(&k.to_le_bytes());
-        crate::backend::scalar::dec_linear(x, c, msg).map(|v| prime_digest(v, None))
+        key_only_value(alg, Fp1305::from_key(&k.to_le_bytes()), msg).map(|v| prime_digest(v, None))
     }
 }
 
-/// d-2LHash (or d-Hash of 2^d blocks or more) on the scalar backend from the key `k` alone
-/// (no `Powers`: its zero fill, wipe and Horner powers cost a 256-byte 4-Hash1271 message
-/// about 150 TSC cycles); `None` for another function or length.
+/// [`key_only`]'s value v in the field of `x`.
 #[cfg(target_arch = "x86_64")]
-fn two_level_key(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
-    let (Family::TwoLHash(d, _) | Family::DHash(d, _)) = alg.family() else {
-        return None;
-    };
-    if prime == Prime::P1271 {
-        let x = Fp1271::from_key(&k.to_le_bytes());
-        crate::backend::scalar::two_level(x, d, msg).map(|v| prime_digest(v, None))
-    } else {
-        let x = Fp1305::from_key(&k.to_le_bytes());
-        crate::backend::scalar::two_level(x, d, msg).map(|v| prime_digest(v, None))
+#[inline]
+fn key_only_value<F: PrimeField>(alg: Algorithm, x: F, msg: &[u8]) -> Option<F> {
+    match alg.family() {
+        Family::DecBrwHash(c, _) => crate::backend::scalar::dec_linear(x, c as usize, msg),
+        Family::TwoLHash(d, _) | Family::DHash(d, _) => {
+            crate::backend::scalar::two_level(x, d, msg)
+        }
+        _ => None,
     }
 }
 
