@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use super::{fill_squares, Held, KeySquares, LazySquares, Powers, CHUNK};
 use crate::backend::{end_of, prefetch, prefetch_ahead, prefetch_lines, TO_L2};
 use crate::eval::horner::poly_tree;
-use crate::eval::{Brw, SqTable, Stack, SQUARES};
+use crate::eval::{Brw, BrwChunks, SqTable, Stack, SQUARES};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
 
@@ -468,7 +468,7 @@ pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
     held: Held<MAX_CHUNK_BYTES>,
     /// Message bytes N.
     n: u64,
-    brw: Brw<V, 4>,
+    brw: BrwChunks<V, 4>,
     /// x and x^2 in every lane, once broadcast.
     xs: Option<(V, V)>,
     _field: PhantomData<F>,
@@ -480,7 +480,7 @@ impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
         DecLanes {
             held: Held::default(),
             n: 0,
-            brw: Brw::default(),
+            brw: BrwChunks::default(),
             xs: None,
             _field: PhantomData,
         }
@@ -488,7 +488,7 @@ impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
 }
 
 /// Chunks left in an update from which [`DecLanes`] takes four at a time
-/// (`Brw::push_chunk_quad`). Measured with a timing loop (TSC cycles/byte, IFMA, against
+/// (`BrwChunks::push_chunk_quad`). Measured with a timing loop (TSC cycles/byte, IFMA, against
 /// single chunks): 8-decBRWHash1305 with a key 4 KiB 0.141 -> 0.136, 64 KiB 0.067 -> 0.057.
 /// From 4 chunks, 8-decBRWHash1305 with a key measured 0.20-0.29 at 2 KiB (0.21-0.22 in
 /// single chunks) depending on the build, and one-shot 4-decBRWHash1305 on 4 ymm lanes at
@@ -527,13 +527,13 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     }
 
     /// Whole chunks (`run`, a multiple of a chunk): four at a time from a chunk count that
-    /// is a multiple of 4 (`Brw::push_chunk_quad`, each vector block loaded where it is
+    /// is a multiple of 4 (`BrwChunks::push_chunk_quad`, each vector block loaded where it is
     /// used), single chunks up to it and after. `end`: the end of the caller's data, which
     /// bounds the prefetches; `more`: chunks that follow `run` (which count towards
     /// [`QUAD_RUN`]).
     #[inline(always)]
     fn run<T: KeySquares<F> + ?Sized>(
-        brw: &mut Brw<V, 4>,
+        brw: &mut BrwChunks<V, 4>,
         table: &Splat<'_, F, V, T>,
         mut run: &[u8],
         end: usize,
@@ -589,12 +589,16 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     #[inline(always)]
     fn value_lanes<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> V {
         let table = Splat::<F, V, T>::cached(&mut self.xs, p);
-        // The last vector blocks, zero-padded: zero blocks fill the streams to q blocks each,
-        // and a short last block is le() of its bytes.
-        for vb in self.held.padded(Self::VBLOCK).chunks(Self::VBLOCK) {
-            self.brw.push(&table, V::load(vb, false));
-        }
-        self.brw.finish(&table)
+        // The last vector blocks (at most a chunk), zero-padded: zero blocks fill the streams
+        // to q blocks each, and a short last block is le() of its bytes.
+        let vb = Self::VBLOCK;
+        let held = self.held.padded(vb);
+        self.brw.finish_with(
+            &table,
+            held.len() / vb,
+            #[inline(always)]
+            |j| V::load(&held[j * vb..(j + 1) * vb], false),
+        )
     }
 
     /// The value v of a whole message, the state on the caller's stack (its key-derived
@@ -615,7 +619,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     #[inline(always)]
     fn one_shot_with<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> F {
         let n = msg.len() as u64;
-        let mut brw = Brw::<V, 4>::default();
+        let mut brw = BrwChunks::<V, 4>::default();
         let cb = Self::CHUNK_BYTES;
         let v = if early_weights::<F, V, T>() && !msg.is_empty() && msg.len().is_multiple_of(cb) {
             // Whole chunks: the weights ride on the last chunk's product.
@@ -647,24 +651,33 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
 
     /// The stream values of a whole message in the lanes, `brw` (fresh) left to wipe.
     #[inline(always)]
-    fn whole_values<T: KeySquares<F> + ?Sized>(brw: &mut Brw<V, 4>, p: &T, msg: &[u8]) -> V {
+    fn whole_values<T: KeySquares<F> + ?Sized>(brw: &mut BrwChunks<V, 4>, p: &T, msg: &[u8]) -> V {
         let (vb, cb) = (Self::VBLOCK, Self::CHUNK_BYTES);
         let mut table = Splat::<F, V, T>::new(p);
         let whole = msg.len() / cb * cb;
         Self::run(brw, &table, &msg[..whole], end_of(msg), 0);
-        let mut blocks = msg[whole..].chunks_exact(vb);
-        for block in &mut blocks {
-            brw.push(&table, V::load(block, false));
+        // Then at most 3 whole vector blocks and a partial one: zero blocks fill the streams
+        // to q blocks each, and a short last block is le() of its bytes.
+        let rest = &msg[whole..];
+        let full = rest.len() / vb;
+        let mut last = [0u8; MAX_VBLOCK_BYTES];
+        let partial = &rest[full * vb..];
+        // (A call of `memcpy`, even for no bytes.)
+        if !partial.is_empty() {
+            last[..partial.len()].copy_from_slice(partial);
         }
-        // Zero blocks fill the streams to q blocks each; a short last block is le() of its
-        // bytes.
-        let tail = blocks.remainder();
-        if !tail.is_empty() {
-            let mut last = [0u8; MAX_VBLOCK_BYTES];
-            last[..tail.len()].copy_from_slice(tail);
-            brw.push(&table, V::load(&last[..vb], false));
-        }
-        let values = brw.finish(&table);
+        let values = brw.finish_with(
+            &table,
+            rest.len().div_ceil(vb),
+            #[inline(always)]
+            |j| {
+                if j < full {
+                    V::load(&rest[j * vb..(j + 1) * vb], false)
+                } else {
+                    V::load(&last[..vb], false)
+                }
+            },
+        );
         table.x.zeroize();
         table.x2.zeroize();
         values
@@ -674,7 +687,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     #[cfg(feature = "parallel")]
     #[inline(always)]
     pub fn stream_values<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> [F; 16] {
-        let mut brw = Brw::<V, 4>::default();
+        let mut brw = BrwChunks::<V, 4>::default();
         let mut lanes = Self::whole_values(&mut brw, p, msg);
         brw.wipe_stack();
         let mut values = [F::ZERO; 16];
@@ -688,7 +701,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
 impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// Whether the state is as wiped, but for the vectors (only entry points read them).
     pub fn is_wiped(&self) -> bool {
-        self.held.is_wiped() && self.n == 0 && self.xs.is_none() && self.brw.is_wiped(|_| true)
+        self.held.is_wiped() && self.n == 0 && self.xs.is_none() && self.brw.is_wiped()
     }
 }
 
@@ -827,9 +840,9 @@ impl<V: Field> Periods<V> {
     ) where
         V: Halves<F>,
     {
-        let mut brw = Brw::<V, 4>::default();
+        let mut brw = BrwChunks::<V, 4>::default();
         let mut c = 0;
-        // Pairs of chunks (`Brw::push_chunk_pair`), loaded whole before their products
+        // Pairs of chunks (`BrwChunks::push_chunk_pair`), loaded whole before their products
         // (joining the halves takes permutes, whose latency the early loads hide: measured
         // faster than loading each vector block where it is used, unlike `DecLanes`).
         // Timing loop, TSC cycles/byte with a key, against single chunks: 64 KiB 0.068 ->
@@ -942,19 +955,37 @@ impl<V: Field> Periods<V> {
     where
         V: Halves<F>,
     {
-        let mut brw = Brw::<V::Half, 4>::default();
+        let mut brw = BrwChunks::<V::Half, 4>::default();
         brw.resume(self.chunks, self.stack.iter().map(|&e| V::upper_wide(e)));
         let table4 = Splat::<F, V::Half, T>::new(p);
-        for vb in rest
-            .chunks_exact(4 * F::BLOCK)
-            .chain(last.chunks_exact(4 * F::BLOCK))
-        {
-            brw.push(&table4, V::Half::load(vb, false));
-        }
-        let values = brw.finish(&table4);
+        // Vector block j of `rest` and then `last`: at most 8 of them.
+        let vb = 4 * F::BLOCK;
+        let full = rest.len() / vb;
+        let block = |j: usize| rest_or_last::<F, V::Half>(rest, last, full, j);
+        let k = full + last.len() / vb;
+        let done = if k > 4 {
+            brw.push_chunk(&table4, &[block(0), block(1), block(2), block(3)]);
+            4
+        } else {
+            0
+        };
+        let values = brw.finish_with(
+            &table4,
+            k - done,
+            #[inline(always)]
+            |j| block(done + j),
+        );
         brw.wipe_stack();
         values
     }
+}
+
+/// 4-lane vector block j of `full` whole ones in `rest` followed by `last`.
+#[inline(always)]
+fn rest_or_last<F: PrimeField, V: Lanes<F>>(rest: &[u8], last: &[u8], full: usize, j: usize) -> V {
+    let vb = V::W * F::BLOCK;
+    let b = if j < full { &rest[j * vb..] } else { last };
+    V::load(&b[..vb], false)
 }
 
 /// Chunk `i` (of `cb` bytes) of the held chunks followed by `data`.

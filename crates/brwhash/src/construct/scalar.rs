@@ -28,7 +28,7 @@ const MAX_CHUNK: usize = 32 * 16;
 
 /// Chunk of the stack BRW algorithm here: 2^w blocks, w = 4, the measured best. Timing
 /// example, scalar backend, precomputed key, TSC cycles per message at 256 B / 1000 B /
-/// 5000 B / 64 KiB, with each chunk's blocks loaded in place (`Brw::push_chunk_with`):
+/// 5000 B / 64 KiB, with each chunk's blocks loaded in place (`BrwChunks::push_chunk_with`):
 /// BRWHash1305 w = 3 308 / 867 / 3565 / 45055, w = 4 294 / 878 / 3419 / 42143, w = 5 454 /
 /// 1063 / 3540 / 41706; BRWHash1271 207 / 503 / 2066 / 25792, 204 / 478 / 2056 / 23988,
 /// 305 / 470 / 1912 / 22952. (With the blocks copied into an array first, w = 3 was best.)
@@ -99,7 +99,8 @@ impl<F: PrimeField> Core<F> {
             Core::Brw(brw, _) => {
                 for chunk in bytes.chunks_exact(BRW_CHUNK * b) {
                     // Blocks loaded where the tree reads them (`ubrw_at`).
-                    brw.push_chunk_with(&p.sq, |j| F::load(&chunk[j * b..(j + 1) * b], false));
+                    brw.whole
+                        .push_chunk_with(&p.sq, |j| F::load(&chunk[j * b..(j + 1) * b], false));
                 }
             }
             Core::TwoL(outer, d) => {
@@ -113,7 +114,8 @@ impl<F: PrimeField> Core<F> {
                     // Four blocks per stream: stream j takes blocks j, j + c, j + 2c, j + 3c.
                     for (j, s) in streams.iter_mut().enumerate() {
                         let block = |i: usize| F::load(&bytes[(i * c + j) * b..][..b], false);
-                        s.push_chunk(&p.sq, &[block(0), block(1), block(2), block(3)]);
+                        s.whole
+                            .push_chunk(&p.sq, &[block(0), block(1), block(2), block(3)]);
                     }
                 } else {
                     for (s, block) in streams.iter_mut().zip(bytes.chunks_exact(b)) {

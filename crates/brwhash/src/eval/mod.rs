@@ -8,7 +8,7 @@ pub mod brw;
 pub mod horner;
 pub mod stack;
 
-pub use brw::{brw_short, ubrw_le3, Brw};
+pub use brw::{brw_short, ubrw_le3, Brw, BrwChunks};
 pub use horner::Horner;
 pub use stack::Stack;
 

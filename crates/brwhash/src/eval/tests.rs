@@ -54,7 +54,7 @@ fn stack_brw_with<F: Field + Canonical, const C: usize>(sq: &[F], ms: &[F]) -> [
     let mut e = Brw::<F, C>::default();
     let mut chunks = ms.chunks_exact(C);
     for chunk in &mut chunks {
-        e.push_chunk_with(sq, |j| chunk[j]);
+        e.whole.push_chunk_with(sq, |j| chunk[j]);
     }
     for &m in chunks.remainder() {
         e.push(sq, m);
@@ -86,16 +86,18 @@ fn grouped_brw<F: Field + Canonical>(sq: &[F], ms: &[F], pattern: u64) -> [u8; 3
         let want = bits % 3;
         bits = (bits / 3) ^ (bits << 7);
         if want == 2 && i % 4 == 0 && i + 4 <= chunks {
-            e.push_chunk_quad(sq, |d, j| ms[4 * (i + d) + j], || {});
+            e.whole
+                .push_chunk_quad(sq, |d, j| ms[4 * (i + d) + j], || {});
             i += 4;
         } else if want >= 1 && i % 2 == 0 && i + 2 <= chunks {
-            e.push_chunk_pair(sq, |d, j| ms[4 * (i + d) + j], || {});
+            e.whole
+                .push_chunk_pair(sq, |d, j| ms[4 * (i + d) + j], || {});
             i += 2;
         } else {
-            e.push_chunk(sq, &chunk(i));
+            e.whole.push_chunk(sq, &chunk(i));
             i += 1;
         }
-        assert_eq!(e.chunks(), i as u64);
+        assert_eq!(e.whole.chunks(), i as u64);
     }
     for &m in &ms[4 * chunks..] {
         e.push(sq, m);
