@@ -158,25 +158,49 @@ fn combine_lanes<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
 #[inline(always)]
 fn lane_weights<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(p: &T, blocks: u64) -> V {
     let w = V::W;
-    debug_assert!(w.is_power_of_two() && w <= 16);
+    // (Lane masks are bytes: at most 8 lanes.)
+    debug_assert!(w.is_power_of_two() && w <= 8);
     let q = blocks.div_ceil(w as u64);
     let j = (u64::BITS - q.leading_zeros()) as usize;
     // Lane k's weight x^2 x^((W - 1 - k) D), formed in the lanes: x^2 times, for each bit
     // i of W - 1 - k, the squaring x^(2^i D) (lane k takes it where the bit is set, else
     // 1). x^2 folds x * (x * sum + L) = x^2 sum + x L into the lane product.
-    let mut weights = V::splat(p.square(1));
-    let mut i = 0;
-    while 1 << i < w {
-        let mut mask = 0u8;
-        for k in 0..w {
-            mask |= (((w - 1 - k) >> i & 1) as u8) << k;
+    // The 1 + lg W factors are multiplied as a tree, not a chain: 8-decBRWHash1305 with a
+    // key spent 13% of its time at 4 KiB in the chain of three products.
+    let mut x2 = V::splat(p.square(1));
+    let weights = match w {
+        1 => x2,
+        2 => x2.mul(lane_factor::<F, V, T>(p, j, 0)),
+        4 => x2
+            .mul(lane_factor::<F, V, T>(p, j, 0))
+            .mul(lane_factor::<F, V, T>(p, j, 1)),
+        _ => {
+            let mut low = x2.mul(lane_factor::<F, V, T>(p, j, 0));
+            let mut high = lane_factor::<F, V, T>(p, j, 1).mul(lane_factor::<F, V, T>(p, j, 2));
+            let weights = low.mul(high);
+            low.zeroize();
+            high.zeroize();
+            weights
         }
-        let mut y = V::splat(p.square(j + i)).lane0_or_one(mask);
-        weights = weights.mul(y);
-        y.zeroize();
-        i += 1;
-    }
+    };
+    x2.zeroize();
     weights
+}
+
+/// The factor of bit i in [`lane_weights`]: x^(2^i D) (`p.square(j + i)`, D = 2^j) in the
+/// lanes k where bit i of W - 1 - k is set, 1 in the others.
+#[inline(always)]
+fn lane_factor<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
+    p: &T,
+    j: usize,
+    i: usize,
+) -> V {
+    let w = V::W;
+    let mut mask = 0u8;
+    for k in 0..w {
+        mask |= (((w - 1 - k) >> i & 1) as u8) << k;
+    }
+    V::splat(p.square(j + i)).lane0_or_one(mask)
 }
 
 /// Whether a one-shot message forms its lane weights before its first block (from a key's
