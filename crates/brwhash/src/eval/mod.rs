@@ -1,8 +1,10 @@
 //! Polynomial evaluators, written once for every field.
 //!
 //! - [`horner::Horner`]: Poly(base; M_1..M_l) with delayed reduction, g blocks per reduction.
-//! - [`brw::Brw`]: BRW(x; M_1..M_l) with the stack algorithm of \[P1\] (Algorithm 1), and
-//!   [`brw::ubrw`], the straight-line unreduced BRW of a short block sequence.
+//! - [`brw::Brw`]: BRW(x; M_1..M_l) with the stack algorithm of \[P1\] (Algorithm 1), block
+//!   by block; [`brw::BrwChunks`], its chunk-level engine, which SIMD schedules drive with
+//!   whole chunks; and [`brw::ubrw`], the straight-line unreduced BRW of a short block
+//!   sequence.
 
 pub mod brw;
 pub mod horner;
