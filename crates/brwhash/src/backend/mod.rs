@@ -903,6 +903,26 @@ pub(crate) fn wipe_bytes(buf: &mut [u8]) {
     }
 }
 
+/// Zeroizes the first `used` slots of `v`'s buffer, entries and popped slots alike, and
+/// empties it: one wipe per slot (refilling popped slots through the `ArrayVec` API first
+/// would store each twice). `used` must not exceed the most entries `v` has held.
+#[inline(always)]
+pub(crate) fn zeroize_slots<T: Copy + zeroize::Zeroize, const N: usize>(
+    v: &mut arrayvec::ArrayVec<T, N>,
+    used: usize,
+) {
+    assert!(used >= v.len() && used <= N);
+    let slots = v.as_mut_ptr();
+    v.clear();
+    for i in 0..used {
+        // SAFETY: `i < used <= N`, so the slot lies in the buffer `as_mut_ptr` points to, and
+        // the `&mut` is exclusive (`v` is borrowed mutably, and empty). The slot holds the
+        // bytes of a `T` pushed earlier (a pop copies the entry out and leaves them), and `T`
+        // is `Copy`, so they are a valid `T`.
+        unsafe { (*slots.add(i)).zeroize() }
+    }
+}
+
 /// Whether the scalar backend's code can run here (then it serves the messages a SIMD
 /// backend leaves to scalar code, below its crossover).
 #[inline]

@@ -280,13 +280,15 @@ impl<F: Field, const C: usize> Brw<F, C> {
 
 /// The chunk-level state of [`Brw`]: the chunks completed and the stack.
 #[derive(Clone)]
-pub struct BrwChunks<F: Field, const C: usize> {
+///
+/// `N` entries of the stack live inline (see [`Stack`]).
+pub struct BrwChunks<F: Field, const C: usize, const N: usize = 8> {
     /// Chunks completed so far (i in Algorithm 1).
     i: u64,
-    stack: Stack<F::Wide>,
+    stack: Stack<F::Wide, N>,
 }
 
-impl<F: Field, const C: usize> Default for BrwChunks<F, C> {
+impl<F: Field, const C: usize, const N: usize> Default for BrwChunks<F, C, N> {
     #[inline(always)]
     fn default() -> Self {
         const { assert!(C.is_power_of_two() && C >= 4 && C <= 1 << MAX_W) };
@@ -298,7 +300,7 @@ impl<F: Field, const C: usize> Default for BrwChunks<F, C> {
 }
 
 /// Wipes the stack (products with key powers): the state of `BrwChunks::default()`.
-impl<F: Field, const C: usize> Zeroize for BrwChunks<F, C> {
+impl<F: Field, const C: usize, const N: usize> Zeroize for BrwChunks<F, C, N> {
     #[inline(always)]
     fn zeroize(&mut self) {
         self.i = 0;
@@ -306,7 +308,7 @@ impl<F: Field, const C: usize> Zeroize for BrwChunks<F, C> {
     }
 }
 
-impl<F: Field, const C: usize> BrwChunks<F, C> {
+impl<F: Field, const C: usize, const N: usize> BrwChunks<F, C, N> {
     /// Whether the state is as wiped: no chunks, an empty stack.
     #[cfg(test)]
     pub fn is_wiped(&self) -> bool {
@@ -318,6 +320,14 @@ impl<F: Field, const C: usize> BrwChunks<F, C> {
     #[inline(always)]
     pub fn wipe_stack(&mut self) {
         self.stack.zeroize();
+    }
+
+    /// Start a new evaluation in a state whose last one ended with its stack empty
+    /// ([`close`](Self::close)): the stack's slots are kept, to be wiped once at the end.
+    #[inline(always)]
+    pub fn restart(&mut self) {
+        debug_assert!(self.stack.is_empty());
+        self.i = 0;
     }
 
     /// w = lg C.
