@@ -1006,9 +1006,10 @@ fn horner_only(alg: Algorithm, max_len: u64, block: usize) -> bool {
     }
 }
 
-/// A key's powers with its SIMD backend's table for whole polyHash / Poly1305 messages, when
-/// the key serves messages past the crossover (a key for any length; not a one-shot key of a
-/// short message, which would not pay the table back).
+/// A key's powers with its SIMD backend's tables, when the key serves messages past the
+/// crossover (a key for any length; not a one-shot key of a short message, which would not
+/// pay them back): the power table for whole polyHash / Poly1305 messages, or the lane
+/// weights of c-decBRWHash.
 fn with_lane_table<F: SimdPrime>(
     alg: Algorithm,
     backend: Backend,
@@ -1021,6 +1022,7 @@ fn with_lane_table<F: SimdPrime>(
             p.lane_table =
                 SimdState::<F>::poly_table(alg, backend, xw).map(zeroize::Zeroizing::new);
         }
+        p.weights = SimdState::<F>::weight_table(alg, backend, &p);
     }
     p
 }

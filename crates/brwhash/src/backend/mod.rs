@@ -717,6 +717,35 @@ impl<F: SimdPrime> SimdState<F> {
         (!words.is_empty()).then_some(words)
     }
 
+    /// The lane weights a key caches for c-decBRWHash on the lanes of `alg`'s plan on
+    /// `backend` (`construct::WeightTable`), or `None` when the plan is not c-decBRWHash's.
+    /// 4-decBRWHash on IFMA combines on 4 ymm lanes both ways (`Plan::for_length`).
+    pub fn weight_table(
+        alg: Algorithm,
+        backend: Backend,
+        p: &Powers<F>,
+    ) -> Option<crate::construct::WeightTable> {
+        match Plan::of(alg, backend)? {
+            // SAFETY: as in `poly_one_shot`.
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Avx2x4) | Plan::DecPeriods(Lanes::Avx512x8) => unsafe {
+                x86::weights_avx2(p)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Avx512x8) => unsafe { x86::weights_avx512(p) },
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Ifma4) | Plan::DecPeriods(Lanes::Ifma8) => unsafe {
+                x86::weights_ifma4(p)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Ifma8) => unsafe { x86::weights_ifma8(p) },
+            _ => {
+                let _ = p;
+                None
+            }
+        }
+    }
+
     /// Bytes a stream holds before it builds its SIMD state: a message up to this length is
     /// finished by the whole-message code, whose set-up costs less than a streaming state's
     /// plus the copy. Measured with `brwhash bench --mode stream` (4 KiB updates, TSC

@@ -12,7 +12,9 @@ mod polyhash;
 mod scalar;
 mod twolevel;
 
-pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes};
+#[cfg(test)]
+pub(crate) use decbrw::WEIGHT_ENTRIES;
+pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes, WeightTable};
 pub(crate) use hash2l::{
     end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
     vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, WIDE_FROM,
@@ -67,6 +69,8 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     n_hg: usize,
     /// A SIMD backend's power table for whole polyHash messages (`poly_exact`), as words.
     pub lane_table: Option<zeroize::Zeroizing<Vec<u64>>>,
+    /// A SIMD backend's lane weights for c-decBRWHash.
+    pub weights: Option<WeightTable>,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -113,6 +117,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
             n_hx: 0,
             n_hg: 0,
             lane_table: None,
+            weights: None,
         }
     }
 
@@ -249,12 +254,21 @@ pub(crate) trait KeySquares<F> {
     /// Whether every squaring is there before the first block, so that key-only values
     /// can be formed then (a lazy table computes its last ones as the chunks go).
     const EAGER: bool = true;
+    /// A key's cached lane weights, if it has them.
+    #[inline(always)]
+    fn weight_table(&self) -> Option<&WeightTable> {
+        None
+    }
 }
 
 impl<F: Field, const S: usize> KeySquares<F> for Powers<F, S> {
     #[inline(always)]
     fn square(&self, j: usize) -> F {
         self.sq[j]
+    }
+    #[inline(always)]
+    fn weight_table(&self) -> Option<&WeightTable> {
+        self.weights.as_ref()
     }
 }
 

@@ -21,7 +21,7 @@ mod radix44;
 
 use crate::construct::{
     exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPeriods, Halves, PolyStream, Powers,
-    ScalarHasher,
+    ScalarHasher, WeightTable,
 };
 use crate::eval::G;
 use crate::field::{Fp1271, Fp1305, PrimeField};
@@ -283,6 +283,29 @@ streams_entry!(
     "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
     periods_streams_ifma8,
     DecPeriods,
+    I8
+);
+
+/// A key's lane weights of c-decBRWHash (`construct::WeightTable`) on a backend's lanes.
+macro_rules! weights_entry {
+    ($feature:literal, $name:ident, $lanes:ident) => {
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $name<F: X86Lanes>(p: &Powers<F>) -> Option<WeightTable> {
+            WeightTable::new::<F, F::$lanes, { crate::eval::SQUARES }>(p)
+        }
+    };
+}
+
+weights_entry!("avx2", weights_avx2, X4);
+weights_entry!("avx512f", weights_avx512, X8);
+weights_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    weights_ifma4,
+    I4
+);
+weights_entry!(
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi",
+    weights_ifma8,
     I8
 );
 

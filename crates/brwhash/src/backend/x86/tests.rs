@@ -3,7 +3,7 @@
 //! arithmetic.
 
 use super::*;
-use crate::construct::{powers_to_g, Lanes};
+use crate::construct::{powers_to_g, Lanes, WeightTable, WEIGHT_ENTRIES};
 
 /// Keys with saturated limbs and a random-looking one.
 fn keys<F: PrimeField>() -> Vec<F> {
@@ -49,6 +49,12 @@ macro_rules! lane_test {
                 // The lane sum of the powers.
                 let sum = xw[..w].iter().fold(F::ZERO, |a, &b| a.add(b));
                 assert_eq!(V::<F>::ladder(x).sum_lanes().to_digest(), sum.to_digest());
+                // A key's cached lane weights of c-decBRWHash, where the lanes combine.
+                let p = Powers::<F>::new(x, crate::eval::SQUARES, G, None);
+                match WeightTable::new::<F, V<F>, { crate::eval::SQUARES }>(&p) {
+                    Some(t) => assert_eq!(t.check::<F, V<F>, _>(&p), WEIGHT_ENTRIES),
+                    None => assert!(!<V<F> as Lanes<F>>::FAST_PERMUTES),
+                }
             }
         }
 
