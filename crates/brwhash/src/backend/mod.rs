@@ -828,6 +828,13 @@ impl<F: SimdPrime> SimdState<F> {
     ///   runs: 106 B 2.18 / 1.39-1.40 vs 2.20-2.22 / 1.47, 120 B 2.28-2.36 / 1.15 vs 1.89 /
     ///   1.24: for 2^127-1 one-shot 120, with a key 105 (eight and seven blocks);
     ///   4-decBRWHash1305 stays: 80 B 3.60 / 1.97-2.17 vs 4.36 / 2.53.
+    /// - With a key, since keys cache the lane weights (`construct::WeightTable`), SIMD wins
+    ///   earlier (private timing loop, TSC cycles per message, min of 3, IFMA vs scalar):
+    ///   8-decBRWHash1305 32 B 141 vs 121, 36 B 145 vs 160, 48 B 144 vs 150, 64 B 125 vs
+    ///   180, 128 B 121 vs 227: 32; 4-decBRWHash1271 48 B 112 vs 71, 60 B 95 vs 64, 61 B 110
+    ///   vs 120, 75 B 114 vs 119, 105 B 115 vs 137: 60. Unchanged: 8-decBRWHash1271 112 B
+    ///   142 vs 137, 120 B 112 vs 134, 128 B 143 vs 319: 120; 4-decBRWHash1305 48 B 124 vs
+    ///   77, 64 B 91 vs 88, 80 B 123 vs 201: 64.
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -884,9 +891,9 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) if !keyed => 120,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 105,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
             (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
-            (Some(Plan::Dec(Lanes::Ifma8)), false) => 128,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) => 32,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
