@@ -197,16 +197,20 @@ fn weights_for<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(p: &T, j: 
     weights
 }
 
-/// Most entries of a [`WeightTable`]: streams of up to 2^20 blocks (8-decBRWHash1305
-/// messages up to 128 MiB), at most 4.5 KiB per key (8 lanes of radix 2^44).
-pub(crate) const WEIGHT_ENTRIES: usize = 21;
+/// Most entries of a [`WeightTable`]: streams of up to 2^12 blocks (8-decBRWHash1305
+/// messages up to 512 KiB; past them the three products of the weights cost under 0.1% of
+/// the message), 2.4 KiB per key on 8 lanes of radix 2^44. The table's cost in `Key::new`,
+/// TSC cycles, without a table / 21 entries of three products / these 13 by squarings (two
+/// products each): 8-decBRWHash1305 1687 / 3564 / 2576, 4-decBRWHash1305 1823 / 2590 /
+/// 2321, 4-decBRWHash1271 911 / 1659 / 1401.
+pub(crate) const WEIGHT_ENTRIES: usize = 13;
 
 /// A key's lane weights of c-decBRWHash for its backend's lanes (`Lanes::to_words`): entry j
 /// for messages of D = 2^j blocks per stream, so that a message loads its weights instead
 /// of multiplying them (three dependent products on 8 lanes, which the end of a short
 /// message waits for). TSC cycles per message with a key, IFMA, computed -> cached:
-/// 8-decBRWHash1305 512 B 219 -> 157, 1 KiB 287 -> 228, 4 KiB 600 -> 535; 4-decBRWHash1305
-/// 512 B 175 -> 155, 4 KiB 571 -> 557.
+/// 8-decBRWHash1305 512 B 219 -> 158, 1 KiB 282 -> 215, 4 KiB 592 -> 536; 4-decBRWHash1305
+/// 512 B 172 -> 155, 4 KiB 571 -> 557.
 #[derive(Clone)]
 pub(crate) struct WeightTable {
     /// The lane type's W and WORDS: a table is read only by the lanes it was made for.
@@ -236,11 +240,25 @@ impl WeightTable {
             return None;
         }
         let mut words = zeroize::Zeroizing::new(vec![0u64; entries * V::WORDS]);
+        // Entry j = x^2 u_j with u_j lane k = x^((W - 1 - k) 2^j): u_0 from the squarings as
+        // in `weights_for` (at j = 0), then u_(j+1) = u_j^2.
+        let mut x2 = V::splat(key.square(1));
+        let mut u = match lg_w {
+            0 => V::splat(F::from_u64(1)),
+            _ => (1..lg_w).fold(lane_factor::<F, V, _>(key, 0, 0), |u, i| {
+                u.mul(lane_factor::<F, V, _>(key, 0, i))
+            }),
+        };
         for (j, out) in words.chunks_exact_mut(V::WORDS).enumerate() {
-            let mut w = weights_for::<F, V, _>(key, j);
+            if j > 0 {
+                u = u.square();
+            }
+            let mut w = x2.mul(u);
             w.to_words(out);
             w.zeroize();
         }
+        u.zeroize();
+        x2.zeroize();
         Some(WeightTable {
             lanes: V::W,
             words_per: V::WORDS,
