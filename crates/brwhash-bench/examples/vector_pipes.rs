@@ -1,6 +1,7 @@
 //! Throughput of the vector instructions that carry-less hashing is made of, on this CPU:
 //! the numbers behind the port-limit arguments of the Hash2L notes (issue 4). Each row runs
-//! 8 independent copies of an instruction mix in a loop and prints core cycles per mix
+//! independent copies of an instruction mix in a loop (8 instructions or more per
+//! iteration, each copy with its own destination registers) and prints core cycles per mix
 //! (the TSC converted with the harness's dependent-add estimate of the core clock; minimum
 //! of 7 runs). On AMD Zen 4, for example, a zmm carry-less product issues once per 2
 //! cycles and also occupies the pipes that XORs use, while a zmm lane shuffle issues once
@@ -10,8 +11,9 @@
 //! cargo run --release -p brwhash-bench --example vector_pipes
 //! ```
 //!
-//! Needs AVX-512F/VL and VPCLMULQDQ; elsewhere it says so and exits. One `asm!` block per
-//! row, its 8 copies written out, so the compiler cannot merge, drop or reorder them.
+//! Needs AVX-512F/VL and VPCLMULQDQ; elsewhere it says so and exits. Generated as a table
+//! of asm strings: one `asm!` block per row, so the compiler cannot merge or reorder the
+//! instructions.
 
 #[cfg(target_arch = "x86_64")]
 mod pipes {
@@ -23,7 +25,7 @@ mod pipes {
     /// Loop iterations per run.
     const ITERS: u64 = 200_000;
 
-    /// A row's function: `iters` times the asm lines (8 copies of its mix, with their own
+    /// A row's function: `iters` times the asm lines (copies of its mix, with their own
     /// destination registers so that the copies are independent).
     macro_rules! row {
         ($name:ident, $($line:literal),+ $(,)?) => {
@@ -209,14 +211,6 @@ mod pipes {
         "vpxorq zmm8, zmm26, zmm28",
         "vpclmulqdq zmm6, zmm24, zmm28, 0x10",
         "vpxorq zmm10, zmm24, zmm28",
-        "vpclmulqdq zmm8, zmm25, zmm28, 0x10",
-        "vpxorq zmm12, zmm25, zmm28",
-        "vpclmulqdq zmm10, zmm26, zmm28, 0x10",
-        "vpxorq zmm14, zmm26, zmm28",
-        "vpclmulqdq zmm12, zmm24, zmm28, 0x10",
-        "vpxorq zmm16, zmm24, zmm28",
-        "vpclmulqdq zmm14, zmm25, zmm28, 0x10",
-        "vpxorq zmm18, zmm25, zmm28",
         "/* {p} */",
     );
 
@@ -232,21 +226,6 @@ mod pipes {
         "vpclmulqdq zmm6, zmm26, zmm28, 0x10",
         "vpxorq zmm10, zmm26, zmm28",
         "vpxorq zmm14, zmm26, zmm28",
-        "vpclmulqdq zmm9, zmm24, zmm28, 0x10",
-        "vpxorq zmm13, zmm24, zmm28",
-        "vpxorq zmm17, zmm24, zmm28",
-        "vpclmulqdq zmm12, zmm25, zmm28, 0x10",
-        "vpxorq zmm16, zmm25, zmm28",
-        "vpxorq zmm20, zmm25, zmm28",
-        "vpclmulqdq zmm15, zmm26, zmm28, 0x10",
-        "vpxorq zmm19, zmm26, zmm28",
-        "vpxorq zmm23, zmm26, zmm28",
-        "vpclmulqdq zmm18, zmm24, zmm28, 0x10",
-        "vpxorq zmm22, zmm24, zmm28",
-        "vpxorq zmm2, zmm24, zmm28",
-        "vpclmulqdq zmm21, zmm25, zmm28, 0x10",
-        "vpxorq zmm1, zmm25, zmm28",
-        "vpxorq zmm5, zmm25, zmm28",
         "/* {p} */",
     );
 
@@ -263,36 +242,6 @@ mod pipes {
         "vpxorq zmm13, zmm25, zmm28",
         "vpxorq zmm17, zmm25, zmm28",
         "vpxorq zmm21, zmm25, zmm28",
-        "vpclmulqdq zmm10, zmm26, zmm28, 0x10",
-        "vpxorq zmm14, zmm26, zmm28",
-        "vpxorq zmm18, zmm26, zmm28",
-        "vpxorq zmm22, zmm26, zmm28",
-        "vpxorq zmm2, zmm26, zmm28",
-        "vpclmulqdq zmm15, zmm24, zmm28, 0x10",
-        "vpxorq zmm19, zmm24, zmm28",
-        "vpxorq zmm23, zmm24, zmm28",
-        "vpxorq zmm3, zmm24, zmm28",
-        "vpxorq zmm7, zmm24, zmm28",
-        "vpclmulqdq zmm20, zmm25, zmm28, 0x10",
-        "vpxorq zmm0, zmm25, zmm28",
-        "vpxorq zmm4, zmm25, zmm28",
-        "vpxorq zmm8, zmm25, zmm28",
-        "vpxorq zmm12, zmm25, zmm28",
-        "vpclmulqdq zmm1, zmm26, zmm28, 0x10",
-        "vpxorq zmm5, zmm26, zmm28",
-        "vpxorq zmm9, zmm26, zmm28",
-        "vpxorq zmm13, zmm26, zmm28",
-        "vpxorq zmm17, zmm26, zmm28",
-        "vpclmulqdq zmm6, zmm24, zmm28, 0x10",
-        "vpxorq zmm10, zmm24, zmm28",
-        "vpxorq zmm14, zmm24, zmm28",
-        "vpxorq zmm18, zmm24, zmm28",
-        "vpxorq zmm22, zmm24, zmm28",
-        "vpclmulqdq zmm11, zmm25, zmm28, 0x10",
-        "vpxorq zmm15, zmm25, zmm28",
-        "vpxorq zmm19, zmm25, zmm28",
-        "vpxorq zmm23, zmm25, zmm28",
-        "vpxorq zmm3, zmm25, zmm28",
         "/* {p} */",
     );
 
@@ -308,21 +257,6 @@ mod pipes {
         "vpclmulqdq zmm6, zmm26, zmm28, 0x10",
         "vshufi64x2 zmm10, zmm26, zmm28, 0x44",
         "vshufi64x2 zmm14, zmm26, zmm28, 0x44",
-        "vpclmulqdq zmm9, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm13, zmm24, zmm28, 0x44",
-        "vshufi64x2 zmm17, zmm24, zmm28, 0x44",
-        "vpclmulqdq zmm12, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm16, zmm25, zmm28, 0x44",
-        "vshufi64x2 zmm20, zmm25, zmm28, 0x44",
-        "vpclmulqdq zmm15, zmm26, zmm28, 0x10",
-        "vshufi64x2 zmm19, zmm26, zmm28, 0x44",
-        "vshufi64x2 zmm23, zmm26, zmm28, 0x44",
-        "vpclmulqdq zmm18, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm22, zmm24, zmm28, 0x44",
-        "vshufi64x2 zmm2, zmm24, zmm28, 0x44",
-        "vpclmulqdq zmm21, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm1, zmm25, zmm28, 0x44",
-        "vshufi64x2 zmm5, zmm25, zmm28, 0x44",
         "/* {p} */",
     );
 
@@ -337,62 +271,6 @@ mod pipes {
         "vpclmulqdq zmm20, zmm24, zmm28, 0x10",
         "vshufi64x2 zmm0, zmm24, zmm28, 0x44",
         "vpxorq zmm4, zmm24, zmm28",
-        "vpclmulqdq zmm8, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm12, zmm25, zmm28, 0x44",
-        "vpxorq zmm16, zmm25, zmm28",
-        "vshufi64x2 zmm20, zmm25, zmm28, 0x44",
-        "vpxorq zmm0, zmm25, zmm28",
-        "vpclmulqdq zmm4, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm8, zmm25, zmm28, 0x44",
-        "vpxorq zmm12, zmm25, zmm28",
-        "vpclmulqdq zmm16, zmm26, zmm28, 0x10",
-        "vshufi64x2 zmm20, zmm26, zmm28, 0x44",
-        "vpxorq zmm0, zmm26, zmm28",
-        "vshufi64x2 zmm4, zmm26, zmm28, 0x44",
-        "vpxorq zmm8, zmm26, zmm28",
-        "vpclmulqdq zmm12, zmm26, zmm28, 0x10",
-        "vshufi64x2 zmm16, zmm26, zmm28, 0x44",
-        "vpxorq zmm20, zmm26, zmm28",
-        "vpclmulqdq zmm0, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm4, zmm24, zmm28, 0x44",
-        "vpxorq zmm8, zmm24, zmm28",
-        "vshufi64x2 zmm12, zmm24, zmm28, 0x44",
-        "vpxorq zmm16, zmm24, zmm28",
-        "vpclmulqdq zmm20, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm0, zmm24, zmm28, 0x44",
-        "vpxorq zmm4, zmm24, zmm28",
-        "vpclmulqdq zmm8, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm12, zmm25, zmm28, 0x44",
-        "vpxorq zmm16, zmm25, zmm28",
-        "vshufi64x2 zmm20, zmm25, zmm28, 0x44",
-        "vpxorq zmm0, zmm25, zmm28",
-        "vpclmulqdq zmm4, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm8, zmm25, zmm28, 0x44",
-        "vpxorq zmm12, zmm25, zmm28",
-        "vpclmulqdq zmm16, zmm26, zmm28, 0x10",
-        "vshufi64x2 zmm20, zmm26, zmm28, 0x44",
-        "vpxorq zmm0, zmm26, zmm28",
-        "vshufi64x2 zmm4, zmm26, zmm28, 0x44",
-        "vpxorq zmm8, zmm26, zmm28",
-        "vpclmulqdq zmm12, zmm26, zmm28, 0x10",
-        "vshufi64x2 zmm16, zmm26, zmm28, 0x44",
-        "vpxorq zmm20, zmm26, zmm28",
-        "vpclmulqdq zmm0, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm4, zmm24, zmm28, 0x44",
-        "vpxorq zmm8, zmm24, zmm28",
-        "vshufi64x2 zmm12, zmm24, zmm28, 0x44",
-        "vpxorq zmm16, zmm24, zmm28",
-        "vpclmulqdq zmm20, zmm24, zmm28, 0x10",
-        "vshufi64x2 zmm0, zmm24, zmm28, 0x44",
-        "vpxorq zmm4, zmm24, zmm28",
-        "vpclmulqdq zmm8, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm12, zmm25, zmm28, 0x44",
-        "vpxorq zmm16, zmm25, zmm28",
-        "vshufi64x2 zmm20, zmm25, zmm28, 0x44",
-        "vpxorq zmm0, zmm25, zmm28",
-        "vpclmulqdq zmm4, zmm25, zmm28, 0x10",
-        "vshufi64x2 zmm8, zmm25, zmm28, 0x44",
-        "vpxorq zmm12, zmm25, zmm28",
         "/* {p} */",
     );
 
@@ -446,38 +324,30 @@ mod pipes {
         "vpclmulqdq zmm5, zmm26, zmm28, 0x10",
         "vmovdqu64 zmmword ptr [{p} + 128], zmm24",
         "vpclmulqdq zmm7, zmm24, zmm28, 0x10",
-        "vmovdqu64 zmmword ptr [{p} + 128], zmm25",
-        "vpclmulqdq zmm9, zmm25, zmm28, 0x10",
-        "vmovdqu64 zmmword ptr [{p} + 128], zmm26",
-        "vpclmulqdq zmm11, zmm26, zmm28, 0x10",
-        "vmovdqu64 zmmword ptr [{p} + 128], zmm24",
-        "vpclmulqdq zmm13, zmm24, zmm28, 0x10",
-        "vmovdqu64 zmmword ptr [{p} + 128], zmm25",
-        "vpclmulqdq zmm15, zmm25, zmm28, 0x10",
     );
 
-    /// (mix, function, kind).
-    type Row = (&'static str, unsafe fn(u64, *mut u8), &'static str);
+    /// (mix, function, copies of the mix per iteration, kind).
+    type Row = (&'static str, unsafe fn(u64, *mut u8), u32, &'static str);
     const ROWS: &[Row] = &[
-        ("vpxorq zmm", row0, "xor"),
-        ("vpternlogq zmm", row1, "xor"),
-        ("vshufi64x2 zmm", row2, "lane shuffle"),
-        ("vpermt2q zmm", row3, "lane shuffle"),
-        ("vinserti64x4 zmm, m256", row4, "lane shuffle"),
-        ("vpunpcklqdq zmm", row5, "in-lane shuffle"),
-        ("vpslldq zmm", row6, "in-lane shuffle"),
-        ("vpclmulqdq xmm", row7, "carry-less product"),
-        ("vpclmulqdq ymm", row8, "carry-less product"),
-        ("vpclmulqdq zmm", row9, "carry-less product"),
-        ("vpclmulqdq zmm + 1 vpxorq", row10, "mix"),
-        ("vpclmulqdq zmm + 2 vpxorq", row11, "mix"),
-        ("vpclmulqdq zmm + 4 vpxorq", row12, "mix"),
-        ("vpclmulqdq zmm + 2 vshufi64x2", row13, "mix"),
-        ("2 vpclmulqdq + 3 vshufi64x2 + 3 vpxorq", row14, "mix"),
-        ("vmovdqu64 zmm load, aligned", row15, "load"),
-        ("vmovdqu64 zmm load, across a line", row16, "load"),
-        ("vmovdqu64 zmm store", row17, "store"),
-        ("vmovdqu64 zmm store + vpclmulqdq zmm", row18, "mix"),
+        ("vpxorq zmm", row0, 8, "xor"),
+        ("vpternlogq zmm", row1, 8, "xor"),
+        ("vshufi64x2 zmm", row2, 8, "lane shuffle"),
+        ("vpermt2q zmm", row3, 8, "lane shuffle"),
+        ("vinserti64x4 zmm, m256", row4, 8, "lane shuffle"),
+        ("vpunpcklqdq zmm", row5, 8, "in-lane shuffle"),
+        ("vpslldq zmm", row6, 8, "in-lane shuffle"),
+        ("vpclmulqdq xmm", row7, 8, "carry-less product"),
+        ("vpclmulqdq ymm", row8, 8, "carry-less product"),
+        ("vpclmulqdq zmm", row9, 8, "carry-less product"),
+        ("vpclmulqdq zmm + 1 vpxorq", row10, 4, "mix"),
+        ("vpclmulqdq zmm + 2 vpxorq", row11, 3, "mix"),
+        ("vpclmulqdq zmm + 4 vpxorq", row12, 2, "mix"),
+        ("vpclmulqdq zmm + 2 vshufi64x2", row13, 3, "mix"),
+        ("2 vpclmulqdq + 3 vshufi64x2 + 3 vpxorq", row14, 1, "mix"),
+        ("vmovdqu64 zmm load, aligned", row15, 8, "load"),
+        ("vmovdqu64 zmm load, across a line", row16, 8, "load"),
+        ("vmovdqu64 zmm store", row17, 8, "store"),
+        ("vmovdqu64 zmm store + vpclmulqdq zmm", row18, 4, "mix"),
     ];
 
     pub fn main() {
@@ -493,15 +363,18 @@ mod pipes {
         let clock = harness::calibrate(&Settings::quick());
         println!("Clock: {}", clock.describe());
         println!();
-        println!("| mix (8 independent copies per iteration) | kind | core cycles per mix |");
+        println!("| mix (independent copies, 8 or more instructions per iteration) | kind | core cycles per mix |");
         println!("|---|---|---:|");
         // 64-byte aligned: the rows address `p + 16` (across a cache line), `p + 64` and
         // `p + 128`.
         let mut buf = Box::new(Buf([0; 512]));
-        for (name, f, kind) in ROWS {
+        for (name, f, copies, kind) in ROWS {
             let t = time(*f, &mut buf);
             // Ticks per iteration -> core cycles per copy of the mix.
-            println!("| {name} | {kind} | {:.2} |", t * clock.core_per_tick / 8.0);
+            println!(
+                "| {name} | {kind} | {:.2} |",
+                t * clock.core_per_tick / f64::from(*copies)
+            );
         }
     }
 
