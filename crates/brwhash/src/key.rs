@@ -1043,6 +1043,9 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
     if msg.len() <= key.crossover {
         return None;
     }
+    if let Some(v) = SimdState::<F>::two_level_one_shot(key.alg, key.backend, p.squares(), msg) {
+        return Some(v);
+    }
     let xw = <&[F; G]>::try_from(p.hx()).ok();
     let table = p.lane_table.as_deref().map(|t| &t[..]);
     if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, table, msg) {
@@ -1136,7 +1139,22 @@ pub(crate) fn one_shot_scalar(
                 && len <= SimdState::<Fp1305>::one_shot_crossover(alg, backend, false)
                 && crate::backend::scalar_here());
         let block = if prime == Prime::P1271 { 15 } else { 16 };
-        if !scalar {
+        if !scalar && matches!(alg.family(), Family::TwoLHash(..) | Family::DHash(..)) {
+            // d-2LHash on SIMD lanes from the key alone (a message shorter than a
+            // super-block goes on to scalar code).
+            let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
+            let v = if prime == Prime::P1271 {
+                let x = [Fp1271::from_key(&k.to_le_bytes())];
+                SimdState::two_level_one_shot(alg, backend, &x, msg).map(|v| prime_digest(v, None))
+            } else {
+                let x = [Fp1305::from_key(&k.to_le_bytes())];
+                SimdState::two_level_one_shot(alg, backend, &x, msg).map(|v| prime_digest(v, None))
+            };
+            k.zeroize();
+            if v.is_some() {
+                return Ok(v);
+            }
+        } else if !scalar {
             // polyHash / Poly1305 on SIMD lanes: x^1 .. x^8 are all the powers they need.
             let poly = matches!(alg.family(), Family::Poly1305 | Family::PolyHash(_));
             if backend == Backend::Portable {

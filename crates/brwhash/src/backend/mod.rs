@@ -296,6 +296,10 @@ enum Plan {
     /// polyHash and Poly1305 in W lanes with exact powers: `PolyStream` (streamed) and
     /// `poly_exact` (whole messages).
     Poly(Lanes),
+    /// d-2LHash and d-Hash (past its polyHash branch) of whole messages, W super-blocks side
+    /// by side (`construct::two_level_lanes`); no streaming state: streamed messages take
+    /// the scalar schedule.
+    TwoLevel(Lanes),
 }
 
 /// A SIMD lane type.
@@ -345,6 +349,9 @@ impl Plan {
             (Backend::Avx2, _) if poly => Some(Plan::Poly(Lanes::Avx2x4)),
             (Backend::Avx512, _) if poly => Some(Plan::Poly(Lanes::Avx512x8)),
             (Backend::Ifma, _) if poly => Some(Plan::Poly(Lanes::Ifma8)),
+            (Backend::Ifma, Family::TwoLHash(..) | Family::DHash(..)) => {
+                Some(Plan::TwoLevel(Lanes::Ifma4))
+            }
             _ => None,
         }
     }
@@ -483,6 +490,17 @@ impl<F: x86::X86Lanes> SimdPrime for F {}
 pub(crate) trait SimdPrime: PrimeField {}
 #[cfg(not(target_arch = "x86_64"))]
 impl<F: PrimeField> SimdPrime for F {}
+
+/// A streamed d-2LHash's lane kernel (`SimdState::two_level_kernel`).
+pub(crate) type TwoLevelKernel<F> = fn(&[F], u8, &[u8], &mut [F]);
+
+/// [`TwoLevelKernel`] on 4 IFMA lanes.
+#[cfg(target_arch = "x86_64")]
+fn two_level_group_ifma4<F: SimdPrime>(sq: &[F], d: u8, bytes: &[u8], out: &mut [F]) {
+    // SAFETY: `SimdState::two_level_kernel` hands this out only where the CPU has the IFMA
+    // backend (`Backend::cpu_supports`), so it has the entry point's features.
+    unsafe { x86::two_level_group_ifma4(sq, d, bytes, out) }
+}
 
 /// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
 macro_rules! simd_states {
@@ -652,6 +670,7 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(Lanes::Ifma8)), true) => 1536,
             (Some(Plan::Poly(_)), false) => 896,
             (Some(Plan::Poly(_)), true) => 2048,
+            (Some(Plan::TwoLevel(_)), _) => Self::two_level_crossover(alg),
             (Some(_), _) if c8 => 448,
             (Some(Plan::Dec(Lanes::Avx2x4)), false) => 352,
             (Some(Plan::Dec(Lanes::Avx2x4)), true) => 1024,
@@ -774,7 +793,85 @@ impl<F: SimdPrime> SimdState<F> {
 
     /// Whether `alg` has a SIMD state on `backend` ([`new`](Self::new) gives one).
     pub fn has_plan(alg: Algorithm, backend: Backend) -> bool {
-        Plan::of(alg, backend).is_some()
+        Plan::of(alg, backend).is_some_and(|p| !matches!(p, Plan::TwoLevel(_)))
+    }
+
+    /// d-2LHash and d-Hash on 4 IFMA lanes (`construct::two_level_lanes`) win from 8
+    /// super-blocks on: the bytes of 8 * (2^d - 1) - 1 blocks are the last to take scalar
+    /// code (4-Hash1271: 1785 bytes). Measured on Zen 4 (`brwhash bench --alg 4-Hash1271
+    /// --backends default,scalar` with the crossover at 0, TSC cycles/byte, one-shot / with a
+    /// key, lanes vs scalar): 675 B (3 super-blocks) 0.81 / 0.65 vs 0.59 / 0.49, 900 B (4)
+    /// 0.68 / 0.49 vs 0.53 / 0.45, 1 KiB (4 and 9 blocks) 0.49 / 0.40 vs 0.61 / 0.49, 1125 B
+    /// (5) 0.57 / 0.46 vs 0.49 / 0.44, 1350 B (6) 0.52 / 0.42 vs 0.46 / 0.43, 1500 B (6 and
+    /// 10 blocks) 0.55 / 0.46 vs 0.51 / 0.45, 1800 B (8) 0.33 / 0.25 vs 0.43 / 0.41, 2 KiB (9)
+    /// 0.41 / 0.32 vs 0.43 / 0.42, 2700 B (12) 0.27 / 0.21 vs 0.40 / 0.40, 4 KiB 0.28 / 0.23
+    /// vs 0.39 / 0.40. A last group of fewer than 4 super-blocks costs a whole tree, and the
+    /// end (the weights, the lanes' sum, the chain of a tree's four levels) about 250 TSC
+    /// cycles. With a key at 4 KiB / 64 KiB (TSC cycles per message, scalar vs lanes):
+    /// 2-Hash1271 3034 / 32076 vs 953 / 10486, 3-Hash1271 1695 / 26051 vs 830 / 8110,
+    /// 5-Hash1271 1691 / 23249 vs 1059 / 7952, 2-Hash1305 3729 / 58363 vs 958 / 12028,
+    /// 4-Hash1305 2777 / 58568 vs 1250 / 11080, 5-2LHash1305 2931 / 41182 vs 1031 / 7254.
+    fn two_level_crossover(alg: Algorithm) -> usize {
+        let d = match alg.family() {
+            Family::TwoLHash(d, _) | Family::DHash(d, _) => d,
+            _ => return 0,
+        };
+        let block = if alg.prime() == Some(crate::Prime::P1271) {
+            15
+        } else {
+            16
+        };
+        (8 * ((1 << d) - 1) - 1) * block
+    }
+
+    /// The lanes' kernel of a streamed d-2LHash (or long d-Hash) on `backend`, with its lane
+    /// count W: `kernel(sq, d, bytes, out)` puts the BRW values of the W whole super-blocks
+    /// at the start of `bytes` in `out[..W]` (`construct::two_level_group`). `None` when
+    /// `alg`'s plan on `backend` is not d-2LHash's or the CPU lacks the backend.
+    pub fn two_level_kernel(
+        alg: Algorithm,
+        backend: Backend,
+    ) -> Option<(TwoLevelKernel<F>, usize)> {
+        if !backend.cpu_supports() {
+            return None;
+        }
+        match Plan::of(alg, backend)? {
+            #[cfg(target_arch = "x86_64")]
+            Plan::TwoLevel(Lanes::Ifma4) => Some((two_level_group_ifma4::<F>, 4)),
+            _ => None,
+        }
+    }
+
+    /// d-2LHash (or a long d-Hash) of a whole message of at least one super-block on the
+    /// lanes of `alg`'s plan on `backend`, from the key's squarings `sq` (as many as
+    /// `construct::lanes_squares` says), or from the key `x` = `sq[0]` alone when `sq` holds
+    /// fewer; `None` when the plan is not d-2LHash's or the message is shorter.
+    #[inline]
+    pub fn two_level_one_shot(alg: Algorithm, backend: Backend, sq: &[F], msg: &[u8]) -> Option<F> {
+        // At least one super-block; d-Hash below 2^d blocks is polyHash.
+        let (d, fewest) = match alg.family() {
+            Family::TwoLHash(d, _) => (d, (1 << d) - 1),
+            Family::DHash(d, _) => (d, 1 << d),
+            _ => return None,
+        };
+        if msg.len().div_ceil(F::BLOCK) < fewest {
+            return None;
+        }
+        match Plan::of(alg, backend)? {
+            // SAFETY: `backend` passed `Backend::check` (the caller's key or selection), so
+            // the CPU has the entry point's features.
+            #[cfg(target_arch = "x86_64")]
+            Plan::TwoLevel(Lanes::Ifma4)
+                if sq.len() >= crate::construct::lanes_squares::<F>(d, 4, msg.len()) =>
+            {
+                Some(unsafe { x86::two_level_ifma4(sq, d, msg) })
+            }
+            #[cfg(target_arch = "x86_64")]
+            Plan::TwoLevel(Lanes::Ifma4) => {
+                Some(unsafe { x86::two_level_key_ifma4(sq[0], d, msg) })
+            }
+            _ => None,
+        }
     }
 
     /// [`crossover`](Self::crossover) for a whole message (`brwhash::hash`, `Key::hash`):
@@ -899,6 +996,7 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,
             (Some(Plan::Dec(Lanes::Avx512x8)), true) => 320,
             (Some(Plan::Dec(Lanes::Avx2x4)), _) => 128,
+            (Some(Plan::TwoLevel(_)), _) => Self::two_level_crossover(alg),
             _ => Self::crossover(alg, backend),
         }
     }

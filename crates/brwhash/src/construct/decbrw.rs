@@ -438,6 +438,33 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn store(self, out: &mut [F]);
     /// Lane j = `values[j]` (`values.len() == W`).
     fn from_lanes(values: &[F]) -> Self;
+    /// Lane j = the pad2 block (no marker) of `F::BLOCK` bytes at `at + j * stride` of
+    /// `bytes`, zero-padded where `bytes` ends and zero past it: block `at / F::BLOCK` of W
+    /// super-blocks of `stride` bytes side by side (d-2LHash on lanes). Nothing past the end
+    /// of `bytes` is read.
+    #[inline(always)]
+    fn load_strided(bytes: &[u8], at: usize, stride: usize) -> Self {
+        let mut values = [F::ZERO; 16];
+        for (j, v) in values[..Self::W].iter_mut().enumerate() {
+            let pos = (at + j * stride).min(bytes.len());
+            let end = (pos + F::BLOCK).min(bytes.len());
+            *v = F::from_block(&bytes[pos..end], false);
+        }
+        Self::from_lanes(&values[..Self::W])
+    }
+    /// [`load_strided`](Self::load_strided) where lanes `0..lanes` have whole blocks in `bytes`
+    /// (`at + (lanes - 1) * stride + F::BLOCK <= bytes.len()`) and the others are zero.
+    #[inline(always)]
+    fn load_strided_lanes(bytes: &[u8], at: usize, stride: usize, lanes: usize) -> Self {
+        let _ = lanes;
+        Self::load_strided(bytes, at, stride)
+    }
+    /// [`load_strided`](Self::load_strided) where every lane's 16 bytes from its block on lie
+    /// in `bytes` (`at + (W - 1) * stride + 16 <= bytes.len()`): plain loads, no bounds.
+    #[inline(always)]
+    fn load_strided_whole(bytes: &[u8], at: usize, stride: usize) -> Self {
+        Self::load_strided(bytes, at, stride)
+    }
     /// 64-bit words that hold one value (a vector cached in a key).
     const WORDS: usize;
     /// The value as `WORDS` words.

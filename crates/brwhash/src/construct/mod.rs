@@ -34,6 +34,7 @@ use crate::Algorithm;
 use brwhash::TBrw;
 use decbrw::DecBrw;
 use polyhash::PolyHash;
+pub(crate) use twolevel::{lanes_squares, two_level_group, two_level_lanes, two_level_lanes_key};
 use twolevel::{DHash, TwoL};
 use zeroize::Zeroize;
 
@@ -658,10 +659,12 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 return Self::with(Kind::Simd(state));
             }
         }
-        // What a SIMD backend leaves to scalar code: the scalar backend's where it can run.
+        // What a SIMD backend leaves to scalar code: the scalar backend's where it can run
+        // (streamed d-2LHash with the backend's lanes for its super-blocks).
         #[cfg(target_arch = "x86_64")]
         if backend != Backend::Portable && crate::backend::scalar_here() {
-            return Self::with(Kind::Scalar(Box::new(ScalarHasher::new(alg))));
+            let lanes = SimdState::<F>::two_level_kernel(alg, backend);
+            return Self::with(Kind::Scalar(Box::new(ScalarHasher::with_lanes(alg, lanes))));
         }
         match alg.family() {
             Family::BrwHash(_) => Self::brw(),

@@ -16,6 +16,7 @@
 use super::decbrw::combine;
 use super::{powers_to_g, Held, Powers};
 use crate::algorithm::Family;
+use crate::backend::TwoLevelKernel;
 use crate::eval::brw::ubrw_at;
 use crate::eval::{brw_short, Brw, Horner, G};
 use crate::field::{Clamped, Field, Fp1305, PrimeField};
@@ -44,13 +45,96 @@ enum Core<F: Field> {
     /// d-2LHash (and d-Hash once it is known to be long): Horner in gamma = x^(2^d) over
     /// the super-blocks' BRW values.
     TwoL(Horner<F>, u8),
+    /// d-2LHash (and long d-Hash) with a SIMD backend's lanes: the BRW values of W
+    /// super-blocks at a time from the lanes, Horner in gamma here.
+    TwoLLanes(Box<Groups<F>>),
     /// d-Hash while at most 2^d - 1 blocks are known: the branch is not decided yet.
     DHead(u8),
     /// c-decBRWHash: one stack BRW per stream.
     Dec(Vec<Brw<F, 4>>),
 }
 
+/// A streamed d-2LHash's super-blocks held until W of them go to the lanes together
+/// (`SimdState::two_level_kernel`), and Horner in gamma over their BRW values.
+#[derive(Clone)]
+pub(crate) struct Groups<F: Field> {
+    outer: Horner<F>,
+    d: u8,
+    kernel: TwoLevelKernel<F>,
+    w: usize,
+    /// Super-blocks held (fewer than W) and their bytes.
+    n: usize,
+    bytes: [u8; GROUP_BYTES],
+}
+
+/// Largest group of super-blocks for the lanes: 4 of 31 blocks of 16 bytes.
+const GROUP_BYTES: usize = 4 * 31 * 16;
+
+impl<F: PrimeField> Groups<F> {
+    fn new(d: u8, (kernel, w): (TwoLevelKernel<F>, usize)) -> Box<Self> {
+        debug_assert!(w * ((1 << d) - 1) * F::BLOCK <= GROUP_BYTES);
+        Box::new(Groups {
+            outer: Horner::default(),
+            d,
+            kernel,
+            w,
+            n: 0,
+            bytes: [0; GROUP_BYTES],
+        })
+    }
+
+    /// One whole super-block (bytes).
+    #[inline(always)]
+    fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, sb: &[u8]) {
+        let at = self.n * sb.len();
+        self.bytes[at..at + sb.len()].copy_from_slice(sb);
+        self.n += 1;
+        if self.n == self.w {
+            let mut values = [F::ZERO; 16];
+            // The whole buffer: bytes past the group (stale or zero) let the lanes load
+            // 16 bytes at each block without bounds, and never enter a value.
+            (self.kernel)(&p.sq, self.d, &self.bytes, &mut values[..self.w]);
+            for &v in &values[..self.w] {
+                self.outer.push(p.hg(), v);
+            }
+            values.zeroize();
+            self.n = 0;
+        }
+    }
+
+    /// The super-blocks still held into Horner (scalar code), for the end of the message.
+    #[inline(always)]
+    fn flush<const S: usize>(&mut self, p: &Powers<F, S>) {
+        let sb = ((1 << self.d) - 1) * F::BLOCK;
+        for k in 0..self.n {
+            let v = F::reduce(super_block_d(
+                &p.sq,
+                self.d,
+                &self.bytes[k * sb..(k + 1) * sb],
+            ));
+            self.outer.push(p.hg(), v);
+        }
+        self.n = 0;
+    }
+}
+
+impl<F: Field> Zeroize for Groups<F> {
+    fn zeroize(&mut self) {
+        self.outer.zeroize();
+        self.n = 0;
+        self.bytes.zeroize();
+    }
+}
+
 impl<F: PrimeField> Core<F> {
+    /// d-2LHash's state, on the lanes of `lanes` where given.
+    fn two_level(d: u8, lanes: Option<(TwoLevelKernel<F>, usize)>) -> Self {
+        match lanes {
+            Some(k) => Core::TwoLLanes(Groups::new(d, k)),
+            None => Core::TwoL(Horner::default(), d),
+        }
+    }
+
     /// The state for `alg`; `length` (one-shot) decides d-Hash's branch at once.
     fn new(alg: Algorithm, length: Option<u64>) -> Self {
         match alg.family() {
@@ -78,6 +162,7 @@ impl<F: PrimeField> Core<F> {
             Core::Poly(_) => G,
             Core::Brw(_, t) => BRW_CHUNK.max(1 << t),
             Core::TwoL(_, d) | Core::DHead(d) => (1 << d) - 1,
+            Core::TwoLLanes(g) => (1 << g.d) - 1,
             Core::Dec(streams) if streams.len() <= 8 => 4 * streams.len(),
             Core::Dec(streams) => streams.len(),
         };
@@ -107,6 +192,7 @@ impl<F: PrimeField> Core<F> {
                 let v = F::reduce(super_block_d(&p.sq, *d, bytes));
                 outer.push(p.hg(), v);
             }
+            Core::TwoLLanes(g) => g.absorb(p, bytes),
             Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
             Core::Dec(streams) => {
                 let c = streams.len();
@@ -171,25 +257,11 @@ impl<F: PrimeField> Core<F> {
                 values[0].zeroize();
                 v
             }
-            &mut Core::TwoL(ref mut outer, d) => {
-                // values = [V, the blocks of the final partial super-block, L].
-                let mut values = [F::ZERO; 33];
-                let mut k = 1;
-                for block in tail.chunks(b) {
-                    values[k] = pad2(block);
-                    k += 1;
-                }
-                if k - 1 == (1 << d) - 1 {
-                    // A whole super-block whose last block is short: BRW-hashed.
-                    outer.push(p.hg(), brw_short(&p.sq, &values[1..k]));
-                    k = 1;
-                }
-                values[0] = outer.value(p.hg());
-                values[k] = length;
-                let v = x_poly(p.hx(), F::ZERO, &values[..=k]);
-                values[0].zeroize();
-                v
+            Core::TwoLLanes(g) => {
+                g.flush(p);
+                two_level_finish(p, &mut g.outer, g.d, tail, length)
             }
+            &mut Core::TwoL(ref mut outer, d) => two_level_finish(p, outer, d, tail, length),
             Core::Dec(streams) => {
                 // Zero blocks fill the streams to q blocks each; a short last block is
                 // zero-padded (pad2).
@@ -212,6 +284,43 @@ impl<F: PrimeField> Core<F> {
             }
         }
     }
+}
+
+/// The end of d-2LHash's streamed state (also d-Hash's long branch): `tail` holds the bytes
+/// after the last whole super-block, `outer` Horner in gamma over the super-blocks.
+#[inline(always)]
+fn two_level_finish<F: PrimeField, const S: usize>(
+    p: &Powers<F, S>,
+    outer: &mut Horner<F>,
+    d: u8,
+    tail: &[u8],
+    length: F,
+) -> F {
+    let b = F::BLOCK;
+    let pad2 = |block: &[u8]| {
+        if block.len() == b {
+            F::load(block, false)
+        } else {
+            F::from_block(block, false)
+        }
+    };
+    // values = [V, the blocks of the final partial super-block, L].
+    let mut values = [F::ZERO; 33];
+    let mut k = 1;
+    for block in tail.chunks(b) {
+        values[k] = pad2(block);
+        k += 1;
+    }
+    if k - 1 == (1 << d) - 1 {
+        // A whole super-block whose last block is short: BRW-hashed.
+        outer.push(p.hg(), brw_short(&p.sq, &values[1..k]));
+        k = 1;
+    }
+    values[0] = outer.value(p.hg());
+    values[k] = length;
+    let v = x_poly(p.hx(), F::ZERO, &values[..=k]);
+    values[0].zeroize();
+    v
 }
 
 impl<F: PrimeField> Core<F> {
@@ -240,6 +349,7 @@ impl<F: PrimeField> Zeroize for Core<F> {
             Core::Poly(acc) => acc.zeroize(),
             Core::Brw(brw, _) => brw.zeroize(),
             Core::TwoL(outer, _) => outer.zeroize(),
+            Core::TwoLLanes(g) => g.zeroize(),
             Core::DHead(_) => {}
             Core::Dec(streams) => {
                 for s in streams {
@@ -573,18 +683,31 @@ pub(crate) struct ScalarHasher<F: PrimeField> {
     core: Core<F>,
     /// d-Hash's d, to go back to `Core::DHead` when wiped.
     d_hash: Option<u8>,
+    /// d-2LHash's lanes (`Core::TwoLLanes`), if any.
+    lanes: Option<(TwoLevelKernel<F>, usize)>,
 }
 
 impl<F: PrimeField> ScalarHasher<F> {
     pub fn new(alg: Algorithm) -> Self {
+        Self::with_lanes(alg, None)
+    }
+
+    /// The state for `alg` whose d-2LHash super-blocks go W at a time to `lanes` (a SIMD
+    /// backend's kernel: `SimdState::two_level_kernel`).
+    pub fn with_lanes(alg: Algorithm, lanes: Option<(TwoLevelKernel<F>, usize)>) -> Self {
+        let core = match (alg.family(), lanes) {
+            (Family::TwoLHash(d, _), Some(k)) => Core::two_level(d, Some(k)),
+            _ => Core::new(alg, None),
+        };
         ScalarHasher {
             held: Held::default(),
             n: 0,
-            core: Core::new(alg, None),
+            core,
             d_hash: match alg.family() {
                 Family::DHash(d, _) => Some(d),
                 _ => None,
             },
+            lanes,
         }
     }
 
@@ -597,7 +720,7 @@ impl<F: PrimeField> ScalarHasher<F> {
                 return self.held.append(data);
             }
             // Block 2^d exists: the message is long.
-            self.core = Core::TwoL(Horner::default(), d);
+            self.core = Core::two_level(d, self.lanes);
         }
         let chunk = self.core.chunk_bytes();
         let core = &mut self.core;
@@ -625,6 +748,9 @@ impl<F: PrimeField> ScalarHasher<F> {
             Core::Poly(acc) => zero(*acc),
             Core::Brw(brw, _) => brw.is_wiped(zero),
             Core::TwoL(outer, _) => self.d_hash.is_none() && outer.is_wiped(zero),
+            Core::TwoLLanes(g) => {
+                self.d_hash.is_none() && g.outer.is_wiped(zero) && g.bytes.iter().all(|&b| b == 0)
+            }
             Core::DHead(_) => true,
             Core::Dec(streams) => streams.iter().all(|s| s.is_wiped(zero)),
         };
@@ -732,7 +858,7 @@ pub(crate) fn two_level_key<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F>
 
 /// A d-2LHash message's complete super-blocks and the blocks after them.
 #[inline(always)]
-fn two_level_shape<F: PrimeField>(d: u8, len: usize) -> (usize, usize) {
+pub(super) fn two_level_shape<F: PrimeField>(d: u8, len: usize) -> (usize, usize) {
     let delta = (1usize << d) - 1;
     let l = len.div_ceil(F::BLOCK);
     (l / delta, l % delta)
@@ -750,30 +876,7 @@ fn two_level_with<F: PrimeField>(sq: &[F], d: u8, msg: &[u8]) -> F {
     let (nsb, t) = two_level_shape::<F>(d, msg.len());
     // Bytes of the complete super-blocks (the last may end with the short last block).
     let sb_bytes = (nsb * delta * b).min(msg.len());
-    let mut tail = [F::ZERO; 32];
-    for (v, block) in tail.iter_mut().zip(msg[sb_bytes..].chunks(b)) {
-        *v = if block.len() == b {
-            F::load(block, false)
-        } else {
-            F::from_block(block, false)
-        };
-    }
-    tail[t] = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    let mut tail_value = x_poly_pairs(sq[0], sq[1], &tail[..=t]);
-    // V's weight x^(t+2), t + 2 <= 2^d: a product of squarings.
-    let e = t + 2;
-    let mut weight = if e.is_power_of_two() {
-        sq[e.trailing_zeros() as usize]
-    } else {
-        // (The bits of the public length choose the factors.)
-        let mut w: Option<F> = None;
-        for (j, &s) in sq.iter().enumerate().take(usize::from(d)) {
-            if e >> j & 1 == 1 {
-                w = Some(w.map_or(s, |w| w.mul(s)));
-            }
-        }
-        w.unwrap_or(sq[0])
-    };
+    let (mut tail_value, mut weight) = two_level_end(sq, d, msg, sb_bytes, t);
     // V = U_1 gamma^(n-1) + ... + U_n.
     let mut v = F::ZERO;
     for (k, chunk) in msg[..sb_bytes].chunks(delta * b).enumerate() {
@@ -793,6 +896,45 @@ fn two_level_with<F: PrimeField>(sq: &[F], d: u8, msg: &[u8]) -> F {
     weight.zeroize();
     tail_value.zeroize();
     out
+}
+
+/// The end of d-2LHash past its `sb_bytes` bytes of super-blocks, followed by `t` blocks:
+/// x * Poly(x; M_1 .. M_t, L) (Horner in pairs with x^2) and the super-blocks' weight
+/// x^(t+2) in the whole, both from `sq[j]` = x^(2^j), j < d (and j = d for t + 2 = 2^d).
+#[inline(always)]
+pub(super) fn two_level_end<F: PrimeField>(
+    sq: &[F],
+    d: u8,
+    msg: &[u8],
+    sb_bytes: usize,
+    t: usize,
+) -> (F, F) {
+    let b = F::BLOCK;
+    let mut tail = [F::ZERO; 32];
+    for (v, block) in tail.iter_mut().zip(msg[sb_bytes..].chunks(b)) {
+        *v = if block.len() == b {
+            F::load(block, false)
+        } else {
+            F::from_block(block, false)
+        };
+    }
+    tail[t] = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    let tail_value = x_poly_pairs(sq[0], sq[1], &tail[..=t]);
+    // V's weight x^(t+2), t + 2 <= 2^d: a product of squarings.
+    let e = t + 2;
+    let weight = if e.is_power_of_two() {
+        sq[e.trailing_zeros() as usize]
+    } else {
+        // (The bits of the public length choose the factors.)
+        let mut w: Option<F> = None;
+        for (j, &s) in sq.iter().enumerate().take(usize::from(d)) {
+            if e >> j & 1 == 1 {
+                w = Some(w.map_or(s, |w| w.mul(s)));
+            }
+        }
+        w.unwrap_or(sq[0])
+    };
+    (tail_value, weight)
 }
 
 /// x * Poly(x; `values`) (at least one) by Horner in pairs: `acc = (acc + v_1) x^2 + v_2 x`,

@@ -4,10 +4,14 @@
 //! Horner over the super-block values in gamma = x^(2^d), then
 //! x * Poly(x; that value, the blocks of the final partial super-block, L).
 
+use super::decbrw::Lanes;
 use super::polyhash::PolyHash;
+use super::scalar::{two_level_end, two_level_shape};
 use super::{extend_wiping, horner_tail, wipe_vec, Powers};
+use crate::eval::brw::{ubrw_at, BlockAt};
 use crate::eval::{brw_short, Horner};
 use crate::field::{Field, PrimeField};
+use core::marker::PhantomData;
 use zeroize::Zeroize;
 
 #[derive(Clone)]
@@ -139,4 +143,193 @@ impl<F: Field> Zeroize for DHash<F> {
         }
         self.long = None;
     }
+}
+
+/// d-2LHash of a whole message of at least one super-block on the W lanes of `V` (a SIMD
+/// backend's), given `sq[j]` = x^(2^j) for j < `lanes_squares(d, W, msg.len())`.
+///
+/// Lane j takes super-blocks j, j + W, j + 2W, ... of the whole groups of W: W BRW trees side
+/// by side, block i of each loaded into one vector (`Lanes::load_strided`), and per lane
+/// Horner in gamma^W over its super-blocks. The r < W super-blocks after the whole groups
+/// take a last tree in lanes 0..r (the others read zeros and weigh 0). Both sets of lanes are
+/// weighted at once by x^(t+2) gamma^k (k the super-block's distance from the last one), so
+/// that the super-blocks' value V never exists apart; the t blocks after them and L go
+/// through Horner in x in scalar code, beside the lanes (`scalar::two_level_end`).
+#[inline(always)]
+pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    match d {
+        2 => lanes_delta::<F, V, 3>(sq, msg),
+        3 => lanes_delta::<F, V, 7>(sq, msg),
+        4 => lanes_delta::<F, V, 15>(sq, msg),
+        _ => lanes_delta::<F, V, 31>(sq, msg),
+    }
+}
+
+/// The squarings x^(2^j) that [`two_level_lanes`] reads for a message of `len` bytes on W
+/// lanes (j below the count returned): j < d in the trees, up to gamma = x^(2^d) in the
+/// weights x^(t+2) gamma^k for the k they need, gamma^W between whole groups. (A one-shot
+/// message computes no more of the chain than that.)
+pub(crate) fn lanes_squares<F: PrimeField>(d: u8, w: usize, len: usize) -> usize {
+    let d = usize::from(d);
+    let (nsb, _) = two_level_shape::<F>(d as u8, len);
+    let (whole, r) = (nsb / w, nsb % w);
+    let n_wk = if whole > 0 { r + w } else { r };
+    let mut top = d;
+    if n_wk >= 2 {
+        top = top.max(d + (usize::BITS - 1 - (n_wk - 1).leading_zeros()) as usize);
+    }
+    if whole >= 2 {
+        top = top.max(d + w.trailing_zeros() as usize);
+    }
+    top + 1
+}
+
+/// [`two_level_lanes`] for super-blocks of DELTA = 2^d - 1 blocks.
+#[inline(always)]
+fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sq: &[F], msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    let d = (DELTA + 1).trailing_zeros() as usize;
+    let lg_w = V::W.trailing_zeros() as usize;
+    let sb = DELTA * b;
+    let group = V::W * sb;
+    let (nsb, t) = two_level_shape::<F>(d as u8, msg.len());
+    debug_assert!(nsb >= 1 && sq.len() >= lanes_squares::<F>(d as u8, V::W, msg.len()));
+    // Bytes of the complete super-blocks (the last may end with the short last block).
+    let sb_bytes = (nsb * sb).min(msg.len());
+    let (whole, r) = (nsb / V::W, nsb % V::W);
+    let (mut tail_value, weight) = two_level_end(sq, d as u8, msg, sb_bytes, t);
+    // wk[k] = x^(t+2) gamma^k for k < r + W (k's bits choose gamma^(2^i) = sq[d + i]).
+    let mut wk = [F::ZERO; 16];
+    wk[0] = weight;
+    let n_wk = if whole > 0 { r + V::W } else { r };
+    for k in 1..n_wk {
+        let top = (usize::BITS - 1 - k.leading_zeros()) as usize;
+        wk[k] = wk[k - (1 << top)].mul(sq[d + top]);
+    }
+    let mut sqv = [V::ZERO; 5];
+    for (v, &s) in sqv.iter_mut().zip(&sq[..d]) {
+        *v = V::splat(s);
+    }
+    let mut sum: Option<V::Wide> = None;
+    if whole > 0 {
+        let mut acc = lane_trees::<F, V, DELTA>(&sqv[..d], msg);
+        // gamma^W (read only between whole groups: `lanes_squares`).
+        let step = if whole > 1 {
+            V::splat(sq[d + lg_w])
+        } else {
+            V::ZERO
+        };
+        for g in 1..whole {
+            acc = V::wide_add(
+                V::reduce(acc).mul_wide(step),
+                lane_trees::<F, V, DELTA>(&sqv[..d], &msg[g * group..]),
+            );
+        }
+        let mut w = [F::ZERO; 16];
+        for (j, v) in w[..V::W].iter_mut().enumerate() {
+            *v = wk[r + V::W - 1 - j];
+        }
+        sum = Some(V::reduce(acc).mul_wide(V::from_lanes(&w[..V::W])));
+        w.zeroize();
+    }
+    if r > 0 {
+        let u = lane_trees::<F, V, DELTA>(&sqv[..d], &msg[whole * group..sb_bytes]);
+        let mut w = [F::ZERO; 16];
+        for (j, v) in w[..r].iter_mut().enumerate() {
+            *v = wk[r - 1 - j];
+        }
+        let part = V::reduce(u).mul_wide(V::from_lanes(&w[..V::W]));
+        sum = Some(sum.map_or(part, |s| V::wide_add(s, part)));
+        w.zeroize();
+    }
+    let out = V::reduce(sum.expect("a super-block"))
+        .sum_lanes()
+        .add(tail_value);
+    wk.zeroize();
+    tail_value.zeroize();
+    out
+}
+
+/// W BRW trees of DELTA blocks side by side: lane j's super-block starts at byte
+/// `j * DELTA * F::BLOCK` of `bytes` (zeros where `bytes` ends).
+#[inline(always)]
+fn lane_trees<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sqv: &[V], bytes: &[u8]) -> V::Wide {
+    let sb = DELTA * F::BLOCK;
+    if bytes.len() > V::W * sb {
+        // Every lane's 16 bytes from each block in `bytes`: plain loads.
+        ubrw_at::<V, [V], DELTA>(sqv, &Strided::<F, V, DELTA, true>(bytes, 0, PhantomData), 0)
+    } else {
+        // The message ends in these super-blocks: lanes past its end read zeros, and only
+        // the last block (which may be short) needs bounds per lane.
+        let lanes = bytes.len().div_ceil(sb);
+        ubrw_at::<V, [V], DELTA>(
+            sqv,
+            &Strided::<F, V, DELTA, false>(bytes, lanes, PhantomData),
+            0,
+        )
+    }
+}
+
+/// Block i of W super-blocks of DELTA blocks side by side (`Lanes::load_strided`).
+/// `WHOLE`: the bytes run past the super-blocks (`Lanes::load_strided_whole`); otherwise the
+/// first `.1` lanes hold super-blocks whose blocks but the last are whole.
+struct Strided<'a, F, V, const DELTA: usize, const WHOLE: bool>(
+    &'a [u8],
+    usize,
+    PhantomData<(F, V)>,
+);
+
+impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const WHOLE: bool> BlockAt<V>
+    for Strided<'_, F, V, DELTA, WHOLE>
+{
+    #[inline(always)]
+    fn at(&self, i: usize) -> V {
+        let (b, sb) = (F::BLOCK, DELTA * F::BLOCK);
+        if WHOLE {
+            V::load_strided_whole(self.0, i * b, sb)
+        } else if i + 1 < DELTA {
+            V::load_strided_lanes(self.0, i * b, sb, self.1)
+        } else {
+            V::load_strided(self.0, i * b, sb)
+        }
+    }
+}
+
+/// [`two_level_lanes`] from the key `x` alone: its squarings x^(2^j), j <= d + lg W, in
+/// registers (a one-shot message's).
+#[inline(always)]
+pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
+    let n = lanes_squares::<F>(d, V::W, msg.len());
+    let mut sq = [F::ZERO; 10];
+    sq[0] = x;
+    for j in 1..n {
+        sq[j] = sq[j - 1].square();
+    }
+    let v = two_level_lanes::<F, V>(&sq[..n], d, msg);
+    sq.zeroize();
+    v
+}
+
+/// The BRW values of the W whole super-blocks at the start of `bytes` (W * (2^d - 1)
+/// blocks; bytes after them are not read into the values) in `out[..W]`, from `sq[j]` =
+/// x^(2^j), j < d: the lanes' part of a streamed d-2LHash (`scalar::Groups`).
+#[inline(always)]
+pub(crate) fn two_level_group<F: PrimeField, V: Lanes<F>>(
+    sq: &[F],
+    d: u8,
+    bytes: &[u8],
+    out: &mut [F],
+) {
+    let d = usize::from(d);
+    let mut sqv = [V::ZERO; 5];
+    for (v, &s) in sqv.iter_mut().zip(&sq[..d]) {
+        *v = V::splat(s);
+    }
+    let u = match d {
+        2 => lane_trees::<F, V, 3>(&sqv[..d], bytes),
+        3 => lane_trees::<F, V, 7>(&sqv[..d], bytes),
+        4 => lane_trees::<F, V, 15>(&sqv[..d], bytes),
+        _ => lane_trees::<F, V, 31>(&sqv[..d], bytes),
+    };
+    V::reduce(u).store(&mut out[..V::W]);
 }

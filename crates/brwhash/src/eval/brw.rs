@@ -81,6 +81,21 @@ pub fn ubrw31_from_leaves<F: Field, P: SqTable<F> + ?Sized>(
     node(sq, h0, 4, seps[3], h1)
 }
 
+/// Where [`ubrw_at`] reads block i: a closure, or a type whose method is always inlined (SIMD
+/// lane types must inline whole into their `#[target_feature]` callers, and a closure that
+/// the inliner leaves out of line runs without the features: see `backend::x86`).
+pub trait BlockAt<F> {
+    /// Block i.
+    fn at(&self, i: usize) -> F;
+}
+
+impl<F, T: Fn(usize) -> F> BlockAt<F> for T {
+    #[inline(always)]
+    fn at(&self, i: usize) -> F {
+        self(i)
+    }
+}
+
 /// Unreduced BRW(x; m(i) .. m(i + K - 1)) for K = 3, 7, 15 or 31, as [`ubrw_full`], with
 /// each block read (`m`) where the tree uses it: for scalar fields, blocks copied into an
 /// array first went through the stack (4-Hash1271 with a key, scalar backend, TSC cycles per
@@ -88,15 +103,15 @@ pub fn ubrw31_from_leaves<F: Field, P: SqTable<F> + ?Sized>(
 #[inline(always)]
 pub fn ubrw_at<F: Field, P: SqTable<F> + ?Sized, const K: usize>(
     sq: &P,
-    m: &impl Fn(usize) -> F,
+    m: &impl BlockAt<F>,
     i: usize,
 ) -> F::Wide {
     match K {
         3 => {
-            let (a, b) = (m(i), m(i + 1));
+            let (a, b) = (m.at(i), m.at(i + 1));
             F::wide_add(
                 sq.sq(0).add_block(a).mul_wide(sq.sq(1).add_block(b)),
-                m(i + 2).widen(),
+                m.at(i + 2).widen(),
             )
         }
         // The left subtree, the separating block, the right subtree: K = 2L + 1.
@@ -104,21 +119,21 @@ pub fn ubrw_at<F: Field, P: SqTable<F> + ?Sized, const K: usize>(
             sq,
             ubrw_at::<F, P, 3>(sq, m, i),
             2,
-            m(i + 3),
+            m.at(i + 3),
             ubrw_at::<F, P, 3>(sq, m, i + 4),
         ),
         15 => node(
             sq,
             ubrw_at::<F, P, 7>(sq, m, i),
             3,
-            m(i + 7),
+            m.at(i + 7),
             ubrw_at::<F, P, 7>(sq, m, i + 8),
         ),
         31 => node(
             sq,
             ubrw_at::<F, P, 15>(sq, m, i),
             4,
-            m(i + 15),
+            m.at(i + 15),
             ubrw_at::<F, P, 15>(sq, m, i + 16),
         ),
         _ => unreachable!("ubrw_at: K = 3, 7, 15 or 31"),

@@ -132,6 +132,25 @@ pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
     crate::construct::poly1305_horner(r, msg)
 }
 
+/// d-2LHash of a whole message of at least one super-block on 4 IFMA lanes (ymm), with a
+/// key's squarings `sq` (x^(2^j) for j <= d + 2).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
+pub(crate) fn two_level_ifma4<F: X86Lanes>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    crate::construct::two_level_lanes::<F, F::I4>(sq, d, msg)
+}
+
+/// [`two_level_ifma4`] from the key alone (one-shot).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
+pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
+    crate::construct::two_level_lanes_key::<F, F::I4>(x, d, msg)
+}
+
+/// The BRW values of 4 whole super-blocks on 4 IFMA lanes (`construct::two_level_group`).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+pub(crate) fn two_level_group_ifma4<F: X86Lanes>(sq: &[F], d: u8, bytes: &[u8], out: &mut [F]) {
+    crate::construct::two_level_group::<F, F::I4>(sq, d, bytes, out)
+}
+
 /// Entry points: each compiles a construction's hot path with the backend's features; the
 /// one-shot entry keeps the state on its stack (a boxed state is a 64-byte-aligned heap
 /// allocation, which glibc serves slowly: about 300 TSC cycles per message). `$wipe` zeroizes

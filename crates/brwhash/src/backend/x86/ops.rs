@@ -70,6 +70,8 @@ macro_rules! lanes_fp1305 {
     (
         $lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal
         $(, lane0 = $lane0:ident)? $(, short_vectors = $short:literal)?
+        $(, strided = $strided:expr, strided_lanes = $strided_lanes:expr,
+            strided_whole = $strided_whole:expr)?
     ) => {
         impl Lanes<Fp1305> for $lanes<$k> {
             const W: usize = $w;
@@ -83,6 +85,28 @@ macro_rules! lanes_fp1305 {
                 let (lo, hi) = unsafe { ($load)(bytes.as_ptr()) };
                 $lanes(split(lo, hi, if marker { 1 << $marker_bit } else { 0 }))
             }
+            $(
+                #[inline(always)]
+                fn load_strided(bytes: &[u8], at: usize, stride: usize) -> Self {
+                    // SAFETY: masked loads read only the bytes of `bytes` they are given.
+                    let (lo, hi) = unsafe { ($strided)(bytes, at, stride, 16) };
+                    $lanes(split(lo, hi, 0))
+                }
+
+                #[inline(always)]
+                fn load_strided_lanes(bytes: &[u8], at: usize, stride: usize, lanes: usize) -> Self {
+                    // SAFETY: the loader checks that the bytes it reads lie in `bytes`.
+                    let (lo, hi) = unsafe { ($strided_lanes)(bytes, at, stride, 16, lanes) };
+                    $lanes(split(lo, hi, 0))
+                }
+
+                #[inline(always)]
+                fn load_strided_whole(bytes: &[u8], at: usize, stride: usize) -> Self {
+                    // SAFETY: the loader checks that the bytes it reads lie in `bytes`.
+                    let (lo, hi) = unsafe { ($strided_whole)(bytes, at, stride) };
+                    $lanes(split(lo, hi, 0))
+                }
+            )?
         }
     };
 }

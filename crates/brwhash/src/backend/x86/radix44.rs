@@ -110,6 +110,212 @@ pub(crate) unsafe fn load1271_x8(
     (lo, hi)
 }
 
+/// A block of `n <= block` bytes at `pos` of `bytes` (`pos + n <= bytes.len()`): the 16
+/// bytes from `pos` by a plain load where the block is whole and they lie in `bytes` (for
+/// 15-byte blocks the 16th is the next block's, for the caller to mask), else through a zeroed
+/// copy (at the end of a message); zero for n = 0, with no load. (Masked loads measured
+/// slower here: a group of 4-Hash1271 with two lanes masked took twice the time of a whole
+/// one, and AMD CPUs take an assist of thousands of cycles when a masked-out byte lies on an
+/// unmapped page. The branches are on the public length.)
+#[inline(always)]
+unsafe fn masked_block(
+    bytes: &[u8],
+    pos: usize,
+    n: usize,
+    block: usize,
+) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::*;
+    if n == 0 {
+        return _mm_setzero_si128();
+    }
+    if n == block && pos + 16 <= bytes.len() {
+        _mm_loadu_si128(bytes[pos..pos + 16].as_ptr() as *const __m128i)
+    } else {
+        let mut copy = [0u8; 16];
+        copy[..n].copy_from_slice(&bytes[pos..pos + n]);
+        _mm_loadu_si128(copy.as_ptr() as *const __m128i)
+    }
+}
+
+/// Lane j's block for [`strided_x4`] / [`strided_x8`]: `block` bytes at `at + j * stride`,
+/// fewer where `bytes` ends.
+#[inline(always)]
+unsafe fn strided_block(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+    j: usize,
+) -> core::arch::x86_64::__m128i {
+    let pos = (at + j * stride).min(bytes.len());
+    masked_block(bytes, pos, (bytes.len() - pos).min(block), block)
+}
+
+/// Low and high 64-bit words of 4 blocks of `block` <= 16 bytes at `at + j * stride` of
+/// `bytes` (lane j), zero-padded where `bytes` ends: 4 16-byte loads, two inserts and
+/// two unpacks (lanes 0, 2 | 1, 3 in the inserts put the unpacks' lanes in order 0, 1, 2, 3).
+#[inline(always)]
+unsafe fn strided_x4(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::*;
+    let b0 = strided_block(bytes, at, stride, block, 0);
+    let b1 = strided_block(bytes, at, stride, block, 1);
+    let b2 = strided_block(bytes, at, stride, block, 2);
+    let b3 = strided_block(bytes, at, stride, block, 3);
+    let a = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b0), b2);
+    let c = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b1), b3);
+    (_mm256_unpacklo_epi64(a, c), _mm256_unpackhi_epi64(a, c))
+}
+
+/// Lane j's block for [`strided_lanes_x4`] / [`strided_lanes_x8`]: `block` bytes at
+/// `at + j * stride` for j < `lanes` (checked to lie in `bytes`), nothing (zero) above.
+#[inline(always)]
+unsafe fn lane_block(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+    lanes: usize,
+    j: usize,
+) -> core::arch::x86_64::__m128i {
+    let pos = at + j * stride;
+    masked_block(bytes, pos, if j < lanes { block } else { 0 }, block)
+}
+
+/// [`strided_x4`] where lanes `0..lanes` hold whole blocks and the others zeros.
+#[inline(always)]
+unsafe fn strided_lanes_x4(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+    lanes: usize,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::*;
+    assert!(lanes >= 1 && at + (lanes - 1) * stride + block <= bytes.len());
+    let b0 = lane_block(bytes, at, stride, block, lanes, 0);
+    let b1 = lane_block(bytes, at, stride, block, lanes, 1);
+    let b2 = lane_block(bytes, at, stride, block, lanes, 2);
+    let b3 = lane_block(bytes, at, stride, block, lanes, 3);
+    let a = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b0), b2);
+    let c = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b1), b3);
+    (_mm256_unpacklo_epi64(a, c), _mm256_unpackhi_epi64(a, c))
+}
+
+/// [`strided_lanes_x4`] for 8 lanes.
+#[inline(always)]
+unsafe fn strided_lanes_x8(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+    lanes: usize,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    use core::arch::x86_64::*;
+    assert!(lanes >= 1 && at + (lanes - 1) * stride + block <= bytes.len());
+    let a = quarters(
+        lane_block(bytes, at, stride, block, lanes, 0),
+        lane_block(bytes, at, stride, block, lanes, 2),
+        lane_block(bytes, at, stride, block, lanes, 4),
+        lane_block(bytes, at, stride, block, lanes, 6),
+    );
+    let c = quarters(
+        lane_block(bytes, at, stride, block, lanes, 1),
+        lane_block(bytes, at, stride, block, lanes, 3),
+        lane_block(bytes, at, stride, block, lanes, 5),
+        lane_block(bytes, at, stride, block, lanes, 7),
+    );
+    (_mm512_unpacklo_epi64(a, c), _mm512_unpackhi_epi64(a, c))
+}
+
+/// [`strided_x4`] where each lane's 16 bytes lie in `bytes` (checked): plain loads, the last
+/// byte of a shorter block left for the caller to mask.
+#[inline(always)]
+unsafe fn strided_whole_x4(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+) -> (core::arch::x86_64::__m256i, core::arch::x86_64::__m256i) {
+    use core::arch::x86_64::*;
+    let bytes = &bytes[at..at + 3 * stride + 16];
+    let p = bytes.as_ptr();
+    let b0 = _mm_loadu_si128(p as *const __m128i);
+    let b1 = _mm_loadu_si128(p.add(stride) as *const __m128i);
+    let b2 = _mm_loadu_si128(p.add(2 * stride) as *const __m128i);
+    let b3 = _mm_loadu_si128(p.add(3 * stride) as *const __m128i);
+    let a = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b0), b2);
+    let c = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(b1), b3);
+    (_mm256_unpacklo_epi64(a, c), _mm256_unpackhi_epi64(a, c))
+}
+
+/// [`strided_whole_x4`] for 8 lanes.
+#[inline(always)]
+unsafe fn strided_whole_x8(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    use core::arch::x86_64::*;
+    let bytes = &bytes[at..at + 7 * stride + 16];
+    let p = bytes.as_ptr();
+    let l = [
+        _mm_loadu_si128(p as *const __m128i),
+        _mm_loadu_si128(p.add(stride) as *const __m128i),
+        _mm_loadu_si128(p.add(2 * stride) as *const __m128i),
+        _mm_loadu_si128(p.add(3 * stride) as *const __m128i),
+        _mm_loadu_si128(p.add(4 * stride) as *const __m128i),
+        _mm_loadu_si128(p.add(5 * stride) as *const __m128i),
+        _mm_loadu_si128(p.add(6 * stride) as *const __m128i),
+        _mm_loadu_si128(p.add(7 * stride) as *const __m128i),
+    ];
+    let a = quarters(l[0], l[2], l[4], l[6]);
+    let c = quarters(l[1], l[3], l[5], l[7]);
+    (_mm512_unpacklo_epi64(a, c), _mm512_unpackhi_epi64(a, c))
+}
+
+/// Four 16-byte parts in the four quarters of a zmm.
+#[inline(always)]
+unsafe fn quarters(
+    p: core::arch::x86_64::__m128i,
+    q: core::arch::x86_64::__m128i,
+    r: core::arch::x86_64::__m128i,
+    s: core::arch::x86_64::__m128i,
+) -> core::arch::x86_64::__m512i {
+    use core::arch::x86_64::*;
+    let v = _mm512_castsi128_si512(p);
+    let v = _mm512_inserti32x4::<1>(v, q);
+    let v = _mm512_inserti32x4::<2>(v, r);
+    _mm512_inserti32x4::<3>(v, s)
+}
+
+/// [`strided_x4`] for 8 lanes: lanes 0, 2, 4, 6 | 1, 3, 5, 7 in the quarters of two zmm.
+#[inline(always)]
+unsafe fn strided_x8(
+    bytes: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    use core::arch::x86_64::*;
+    let a = quarters(
+        strided_block(bytes, at, stride, block, 0),
+        strided_block(bytes, at, stride, block, 2),
+        strided_block(bytes, at, stride, block, 4),
+        strided_block(bytes, at, stride, block, 6),
+    );
+    let c = quarters(
+        strided_block(bytes, at, stride, block, 1),
+        strided_block(bytes, at, stride, block, 3),
+        strided_block(bytes, at, stride, block, 5),
+        strided_block(bytes, at, stride, block, 7),
+    );
+    (_mm512_unpacklo_epi64(a, c), _mm512_unpackhi_epi64(a, c))
+}
+
 /// The six columns of `$a * $b` in radix 2^44 (inside an `L44` impl), each a chain of three
 /// multiply-adds started from `$c`: zeros for a product, a sum's columns to add it there. A
 /// macro, not a function: `mul_wide` as a call of `mul_acc` on zero columns compiled
@@ -134,7 +340,8 @@ macro_rules! columns44 {
 macro_rules! radix44_width {
     (
         $module:ident, ops = $ops:ident, lanes = $w:literal,
-        load1305 = $load1305:expr, load1271 = $load1271:expr
+        load1305 = $load1305:expr, load1271 = $load1271:expr, strided = $strided:expr,
+        strided_lanes = $strided_lanes:expr, strided_whole = $strided_whole:expr
     ) => {
         pub(crate) mod $module {
             use super::*;
@@ -395,7 +602,10 @@ macro_rules! radix44_width {
                 $load1305,
                 40,
                 lane0 = lane0_or_one_limbs,
-                short_vectors = 56
+                short_vectors = 56,
+                strided = $strided,
+                strided_lanes = $strided_lanes,
+                strided_whole = $strided_whole
             );
 
             impl Lanes<Fp1271> for L44<32> {
@@ -412,6 +622,34 @@ macro_rules! radix44_width {
                     // pad1's 2^120 is bit 32 of the top limb (2^88).
                     L44(split(lo, hi, if marker { 1 << 32 } else { 0 }))
                 }
+
+                #[inline(always)]
+                fn load_strided(bytes: &[u8], at: usize, stride: usize) -> Self {
+                    // SAFETY: masked loads read only the bytes of `bytes` they are given.
+                    let (lo, hi) = unsafe { ($strided)(bytes, at, stride, 15) };
+                    // Byte 15 of a plain load is the next block's first: not this block's.
+                    L44(split(lo, and(hi, splat64((1 << 56) - 1)), 0))
+                }
+
+                #[inline(always)]
+                fn load_strided_lanes(
+                    bytes: &[u8],
+                    at: usize,
+                    stride: usize,
+                    lanes: usize,
+                ) -> Self {
+                    // SAFETY: the loader checks that the bytes it reads lie in `bytes`.
+                    let (lo, hi) = unsafe { ($strided_lanes)(bytes, at, stride, 15, lanes) };
+                    L44(split(lo, and(hi, splat64((1 << 56) - 1)), 0))
+                }
+
+                #[inline(always)]
+                fn load_strided_whole(bytes: &[u8], at: usize, stride: usize) -> Self {
+                    // SAFETY: the loader checks that the bytes it reads lie in `bytes`.
+                    let (lo, hi) = unsafe { ($strided_whole)(bytes, at, stride) };
+                    // Byte 15 of each load is the next block's first: not this block's.
+                    L44(split(lo, and(hi, splat64((1 << 56) - 1)), 0))
+                }
             }
         }
     };
@@ -422,7 +660,10 @@ radix44_width!(
     ops = ymm,
     lanes = 4,
     load1305 = crate::backend::x86::radix26::load1305_avx2,
-    load1271 = load1271_x4
+    load1271 = load1271_x4,
+    strided = strided_x4,
+    strided_lanes = strided_lanes_x4,
+    strided_whole = strided_whole_x4
 );
 
 radix44_width!(
@@ -430,7 +671,10 @@ radix44_width!(
     ops = zmm,
     lanes = 8,
     load1305 = crate::backend::x86::radix26::load1305_avx512,
-    load1271 = load1271_x8
+    load1271 = load1271_x8,
+    strided = strided_x8,
+    strided_lanes = strided_lanes_x8,
+    strided_whole = strided_whole_x8
 );
 
 pub(crate) use ifma4::{Fp1271xW as Fp1271x4i, Fp1305xW as Fp1305x4i};
