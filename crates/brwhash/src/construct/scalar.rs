@@ -65,21 +65,25 @@ pub(crate) struct Groups<F: Field> {
     /// Super-blocks held (fewer than W) and their bytes.
     n: usize,
     bytes: [u8; GROUP_BYTES],
+    /// High-water mark: `bytes[hi..]` was never written (a wipe stops there).
+    hi: usize,
 }
 
 /// Largest group of super-blocks for the lanes: 4 of 31 blocks of 16 bytes.
 const GROUP_BYTES: usize = 4 * 31 * 16;
 
 impl<F: PrimeField> Groups<F> {
-    fn new(d: u8, (kernel, w): (TwoLevelKernel<F>, usize)) -> Box<Self> {
+    /// Going on from the super-blocks so far (`outer`).
+    fn new(outer: Horner<F>, d: u8, (kernel, w): (TwoLevelKernel<F>, usize)) -> Box<Self> {
         debug_assert!(w * ((1 << d) - 1) * F::BLOCK <= GROUP_BYTES);
         Box::new(Groups {
-            outer: Horner::default(),
+            outer,
             d,
             kernel,
             w,
             n: 0,
             bytes: [0; GROUP_BYTES],
+            hi: 0,
         })
     }
 
@@ -88,6 +92,7 @@ impl<F: PrimeField> Groups<F> {
     fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, sb: &[u8]) {
         let at = self.n * sb.len();
         self.bytes[at..at + sb.len()].copy_from_slice(sb);
+        self.hi = self.hi.max(at + sb.len());
         self.n += 1;
         if self.n == self.w {
             let mut values = [F::ZERO; 16];
@@ -122,19 +127,13 @@ impl<F: Field> Zeroize for Groups<F> {
     fn zeroize(&mut self) {
         self.outer.zeroize();
         self.n = 0;
-        self.bytes.zeroize();
+        // Word stores (`zeroize` on a byte array writes byte by byte).
+        crate::backend::wipe_bytes(&mut self.bytes[..self.hi]);
+        self.hi = 0;
     }
 }
 
 impl<F: PrimeField> Core<F> {
-    /// d-2LHash's state, on the lanes of `lanes` where given.
-    fn two_level(d: u8, lanes: Option<(TwoLevelKernel<F>, usize)>) -> Self {
-        match lanes {
-            Some(k) => Core::TwoLLanes(Groups::new(d, k)),
-            None => Core::TwoL(Horner::default(), d),
-        }
-    }
-
     /// The state for `alg`; `length` (one-shot) decides d-Hash's branch at once.
     fn new(alg: Algorithm, length: Option<u64>) -> Self {
         match alg.family() {
@@ -693,16 +692,23 @@ impl<F: PrimeField> ScalarHasher<F> {
     }
 
     /// The state for `alg` whose d-2LHash super-blocks go W at a time to `lanes` (a SIMD
-    /// backend's kernel: `SimdState::two_level_kernel`).
+    /// backend's kernel: `SimdState::two_level_kernel`) once the message has 8 super-blocks,
+    /// for d >= 4. Streamed in 4 KiB pieces (`brwhash bench --mode stream`, TSC cycles/byte,
+    /// lanes vs scalar): 4-Hash1271 900 B 0.741 vs 0.724 with the lanes from the start,
+    /// 0.481 vs 0.455 at 4 KiB, 0.32 vs 0.39 at 64 KiB; 5-Hash1305 0.508 vs 0.730 at 4 KiB,
+    /// 0.344 vs 0.653 at 64 KiB; but 2-Hash1305 1.020 vs 0.904 and 3-Hash1271 0.454 vs 0.428
+    /// at 64 KiB: for small super-blocks the call per group, the copy and the four Horner
+    /// steps here cost more than the lanes save. (Whole messages keep the lanes' Horner in
+    /// the lanes: 3x faster for every d.)
     pub fn with_lanes(alg: Algorithm, lanes: Option<(TwoLevelKernel<F>, usize)>) -> Self {
-        let core = match (alg.family(), lanes) {
-            (Family::TwoLHash(d, _), Some(k)) => Core::two_level(d, Some(k)),
-            _ => Core::new(alg, None),
+        let lanes = match alg.family() {
+            Family::TwoLHash(d, _) | Family::DHash(d, _) if d >= 4 => lanes,
+            _ => None,
         };
         ScalarHasher {
             held: Held::default(),
             n: 0,
-            core,
+            core: Core::new(alg, None),
             d_hash: match alg.family() {
                 Family::DHash(d, _) => Some(d),
                 _ => None,
@@ -720,7 +726,15 @@ impl<F: PrimeField> ScalarHasher<F> {
                 return self.held.append(data);
             }
             // Block 2^d exists: the message is long.
-            self.core = Core::two_level(d, self.lanes);
+            self.core = Core::TwoL(Horner::default(), d);
+        }
+        if let (Some(lanes), Core::TwoL(outer, d)) = (self.lanes, &mut self.core) {
+            // From 8 super-blocks on, as whole messages (`SimdState::one_shot_crossover`):
+            // the lanes go on from the super-blocks so far.
+            if self.n >= 8 * (((1u64 << *d) - 1) * F::BLOCK as u64) {
+                let d = *d;
+                self.core = Core::TwoLLanes(Groups::new(core::mem::take(outer), d, lanes));
+            }
         }
         let chunk = self.core.chunk_bytes();
         let core = &mut self.core;
@@ -764,6 +778,10 @@ impl<F: PrimeField> Zeroize for ScalarHasher<F> {
         self.held.zeroize();
         self.n = 0;
         self.core.zeroize();
+        if let Core::TwoLLanes(g) = &self.core {
+            // (Wiped above.) A new message starts in scalar code.
+            self.core = Core::TwoL(Horner::default(), g.d);
+        }
         if let Some(d) = self.d_hash {
             self.core = Core::DHead(d);
         }
