@@ -218,13 +218,6 @@ impl<F: PrimeField> Core<F> {
     fn finish<const S: usize>(&mut self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
         let b = F::BLOCK;
         let length = F::from_u64(n.wrapping_mul(8));
-        let pad2 = |block: &[u8]| {
-            if block.len() == b {
-                F::load(block, false)
-            } else {
-                F::from_block(block, false)
-            }
-        };
         match self {
             Core::Poly(acc) => poly_bytes(p.hx(), *acc, tail),
             Core::DHead(_) => poly_bytes(p.hx(), F::ZERO, tail),
@@ -236,9 +229,9 @@ impl<F: PrimeField> Core<F> {
                 let mut values = [F::ZERO; 33];
                 for (i, block) in tail.chunks(b).enumerate() {
                     if i < prefix {
-                        brw.push(&p.sq, pad2(block));
+                        brw.push(&p.sq, pad2::<F>(block));
                     } else {
-                        values[1 + i - prefix] = pad2(block);
+                        values[1 + i - prefix] = pad2::<F>(block);
                     }
                 }
                 values[0] = brw.finish(&p.sq);
@@ -296,18 +289,11 @@ fn two_level_finish<F: PrimeField, const S: usize>(
     length: F,
 ) -> F {
     let b = F::BLOCK;
-    let pad2 = |block: &[u8]| {
-        if block.len() == b {
-            F::load(block, false)
-        } else {
-            F::from_block(block, false)
-        }
-    };
     // values = [V, the blocks of the final partial super-block, L].
     let mut values = [F::ZERO; 33];
     let mut k = 1;
     for block in tail.chunks(b) {
-        values[k] = pad2(block);
+        values[k] = pad2::<F>(block);
         k += 1;
     }
     if k - 1 == (1 << d) - 1 {
@@ -1180,4 +1166,14 @@ pub(crate) fn one_shot<F: PrimeField, const S: usize>(
     let v = core.finish(p, &msg[whole..], msg.len() as u64);
     core.wipe_secrets();
     v
+}
+
+/// A block of pad2 (no marker): a word load when whole, zero-padded when short.
+#[inline(always)]
+fn pad2<F: PrimeField>(block: &[u8]) -> F {
+    if block.len() == F::BLOCK {
+        F::load(block, false)
+    } else {
+        F::from_block(block, false)
+    }
 }
