@@ -411,3 +411,67 @@ fn hash2l_every_super_block_shape() {
         }
     }
 }
+
+/// Streamed d-2LHash and d-Hash on SIMD lanes: a stream switches to the lanes after 8 (d >= 4)
+/// or 16 super-blocks, then holds super-blocks short of a group of 4 between updates and
+/// sends whole groups straight from the caller's bytes. Every split point of a message past
+/// the switch and a group, three-way splits, and pieces of a super-block, a group and one
+/// byte either side, against the portable backend.
+#[test]
+fn two_level_streams_across_the_lanes() {
+    let mut rng = Rng(11);
+    for (b, alg) in simd_pairs() {
+        let name = alg.to_string();
+        if !(name.contains("-2LHash") || name.contains("-Hash1")) {
+            continue;
+        }
+        let d = u32::from(name.as_bytes()[0] - b'0');
+        let block = if name.ends_with("1271") { 15 } else { 16 };
+        let sb = ((1 << d) - 1) * block;
+        let switch = if d >= 4 { 8 } else { 16 };
+        let key = rng.bytes(alg.key_len());
+        let (fast, slow) = (
+            Key::with_backend(alg, &key, b).unwrap(),
+            portable(alg, &key),
+        );
+        let msg = rng.bytes((switch + 9) * sb + 40);
+        let n = (switch + 5) * sb + 7;
+        let want = slow.hash(&msg[..n]);
+        assert_every_split(&fast, &msg[..n], &want, &format!("{b} {alg}"));
+        for _ in 0..300 {
+            let mut cuts = [rng.next() as usize % (n + 1), rng.next() as usize % (n + 1)];
+            cuts.sort_unstable();
+            let mut h = Hasher::new(&fast);
+            h.update(&msg[..cuts[0]]).unwrap();
+            h.update(&msg[cuts[0]..cuts[1]]).unwrap();
+            h.update(&msg[cuts[1]..n]).unwrap();
+            assert_eq!(h.finalize(), want, "{b} {alg} n={n} cuts={cuts:?}");
+        }
+        for len in [
+            msg.len(),
+            msg.len() - 1,
+            (switch + 4) * sb,
+            (switch + 8) * sb,
+        ] {
+            let want = slow.hash(&msg[..len]);
+            for piece in [
+                1,
+                7,
+                sb - 1,
+                sb,
+                sb + 1,
+                4 * sb - 1,
+                4 * sb,
+                4 * sb + 1,
+                9 * sb,
+            ] {
+                let mut h = Hasher::new(&fast);
+                for p in msg[..len].chunks(piece) {
+                    h.update(p).unwrap();
+                }
+                assert_eq!(h.finalize(), want, "{b} {alg} len={len} pieces of {piece}");
+            }
+        }
+        println!("{b} {alg}: streams across the lanes checked");
+    }
+}

@@ -54,11 +54,18 @@ enum Core<F: Field> {
     Dec(Vec<Brw<F, 4>>),
 }
 
-/// A streamed d-2LHash's super-blocks held until W of them go to the lanes together
-/// (`SimdState::two_level_kernel`), and Horner in gamma over their BRW values.
+/// A streamed d-2LHash on a SIMD backend's W lanes (`SimdState::two_level_kernel`): lane j
+/// runs Horner in gamma^W over super-blocks j, j + W, ... of the whole groups of W, kept as
+/// W values between calls; whole groups go from the caller's bytes straight to the lanes,
+/// super-blocks short of a group wait in `bytes`. At the end, Horner in gamma over the
+/// lanes (lane W - 1 started from the value of the super-blocks before the switch) is the
+/// value of the groups, and the held super-blocks follow it in scalar code.
 #[derive(Clone)]
 pub(crate) struct Groups<F: Field> {
-    outer: Horner<F>,
+    /// The lanes' Horner values (the first `w`).
+    acc: [F; MAX_W],
+    /// gamma^W.
+    step: F,
     d: u8,
     kernel: TwoLevelKernel<F>,
     w: usize,
@@ -69,15 +76,45 @@ pub(crate) struct Groups<F: Field> {
     hi: usize,
 }
 
+/// Super-blocks from which a streamed d-2LHash takes the lanes: 8 (as whole messages,
+/// `SimdState::two_level_crossover`), 16 for d < 4, whose super-blocks are short beside the
+/// switch's cost (the state's buffer, gamma^W, the end in scalar code). Private timing loop,
+/// TSC cycles per message streamed, lanes from 8 super-blocks vs scalar: 2-Hash1305 400 B
+/// 1179 vs 743, 700 B 879 vs 987; 3-Hash1271 1 KiB 818 vs 751, 2 KiB 993 vs 1119.
+fn lanes_from(d: u8) -> u64 {
+    if d >= 4 {
+        8
+    } else {
+        16
+    }
+}
+
+/// Most lanes of a d-2LHash kernel.
+const MAX_W: usize = 4;
+
 /// Largest group of super-blocks for the lanes: 4 of 31 blocks of 16 bytes.
 const GROUP_BYTES: usize = 4 * 31 * 16;
 
 impl<F: PrimeField> Groups<F> {
     /// Going on from the super-blocks so far (`outer`).
-    fn new(outer: Horner<F>, d: u8, (kernel, w): (TwoLevelKernel<F>, usize)) -> Box<Self> {
-        debug_assert!(w * ((1 << d) - 1) * F::BLOCK <= GROUP_BYTES);
+    fn new<const S: usize>(
+        p: &Powers<F, S>,
+        outer: &mut Horner<F>,
+        d: u8,
+        (kernel, w): (TwoLevelKernel<F>, usize),
+    ) -> Box<Self> {
+        debug_assert!(w <= MAX_W && w * ((1 << d) - 1) * F::BLOCK <= GROUP_BYTES);
+        let mut acc = [F::ZERO; MAX_W];
+        acc[w - 1] = outer.value(p.hg());
+        outer.zeroize();
+        // gamma^W (W a power of two), from gamma.
+        let mut step = p.hg()[0];
+        for _ in 0..w.trailing_zeros() {
+            step = step.square();
+        }
         Box::new(Groups {
-            outer,
+            acc,
+            step,
             d,
             kernel,
             w,
@@ -87,45 +124,75 @@ impl<F: PrimeField> Groups<F> {
         })
     }
 
-    /// One whole super-block (bytes).
+    /// Whole super-blocks (`run`, a multiple of their size): a group completed in `bytes`,
+    /// the whole groups straight from `run`, the rest held.
     #[inline(always)]
-    fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, sb: &[u8]) {
-        let at = self.n * sb.len();
-        self.bytes[at..at + sb.len()].copy_from_slice(sb);
-        self.hi = self.hi.max(at + sb.len());
-        self.n += 1;
-        if self.n == self.w {
-            let mut values = [F::ZERO; 16];
-            // The whole buffer: bytes past the group (stale or zero) let the lanes load
-            // 16 bytes at each block without bounds, and never enter a value.
-            (self.kernel)(&p.sq, self.d, &self.bytes, &mut values[..self.w]);
-            for &v in &values[..self.w] {
-                self.outer.push(p.hg(), v);
+    fn absorb_run<const S: usize>(&mut self, p: &Powers<F, S>, mut run: &[u8]) {
+        let sb = ((1 << self.d) - 1) * F::BLOCK;
+        let group = self.w * sb;
+        let w = self.w;
+        let mut head: &[u8] = &[];
+        if self.n > 0 {
+            let at = self.n * sb;
+            let take = (group - at).min(run.len());
+            self.bytes[at..at + take].copy_from_slice(&run[..take]);
+            self.hi = self.hi.max(at + take);
+            self.n += take / sb;
+            run = &run[take..];
+            if self.n < w {
+                return;
             }
-            values.zeroize();
+            // The whole buffer: bytes past the group (stale or zero) let the lanes load 16
+            // bytes at each block without bounds, and never enter a value.
+            head = &self.bytes;
             self.n = 0;
         }
+        let groups = run.len() / group;
+        // All of `run`: the bytes after the groups let the last one's loads run whole. (One
+        // call for the buffered group and the run: a call cost about 100 TSC cycles.)
+        if groups > 0 || !head.is_empty() {
+            (self.kernel)(
+                &p.sq,
+                self.d,
+                self.step,
+                head,
+                run,
+                groups,
+                &mut self.acc[..w],
+            );
+        }
+        let rest = &run[groups * group..];
+        self.bytes[..rest.len()].copy_from_slice(rest);
+        self.hi = self.hi.max(rest.len());
+        self.n = rest.len() / sb;
     }
 
-    /// The super-blocks still held into Horner (scalar code), for the end of the message.
+    /// Horner in gamma over the lanes and the super-blocks still held (scalar code), for the
+    /// end of the message.
     #[inline(always)]
-    fn flush<const S: usize>(&mut self, p: &Powers<F, S>) {
+    fn outer<const S: usize>(&mut self, p: &Powers<F, S>) -> Horner<F> {
         let sb = ((1 << self.d) - 1) * F::BLOCK;
+        let mut outer = Horner::default();
+        for &v in &self.acc[..self.w] {
+            outer.push(p.hg(), v);
+        }
         for k in 0..self.n {
             let v = F::reduce(super_block_d(
                 &p.sq,
                 self.d,
                 &self.bytes[k * sb..(k + 1) * sb],
             ));
-            self.outer.push(p.hg(), v);
+            outer.push(p.hg(), v);
         }
         self.n = 0;
+        outer
     }
 }
 
 impl<F: Field> Zeroize for Groups<F> {
     fn zeroize(&mut self) {
-        self.outer.zeroize();
+        self.acc.zeroize();
+        self.step.zeroize();
         self.n = 0;
         // Word stores (`zeroize` on a byte array writes byte by byte).
         crate::backend::wipe_bytes(&mut self.bytes[..self.hi]);
@@ -191,7 +258,7 @@ impl<F: PrimeField> Core<F> {
                 let v = F::reduce(super_block_d(&p.sq, *d, bytes));
                 outer.push(p.hg(), v);
             }
-            Core::TwoLLanes(g) => g.absorb(p, bytes),
+            Core::TwoLLanes(g) => g.absorb_run(p, bytes),
             Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
             Core::Dec(streams) => {
                 let c = streams.len();
@@ -250,8 +317,10 @@ impl<F: PrimeField> Core<F> {
                 v
             }
             Core::TwoLLanes(g) => {
-                g.flush(p);
-                two_level_finish(p, &mut g.outer, g.d, tail, length)
+                let mut outer = g.outer(p);
+                let v = two_level_finish(p, &mut outer, g.d, tail, length);
+                outer.zeroize();
+                v
             }
             &mut Core::TwoL(ref mut outer, d) => two_level_finish(p, outer, d, tail, length),
             Core::Dec(streams) => {
@@ -678,17 +747,17 @@ impl<F: PrimeField> ScalarHasher<F> {
     }
 
     /// The state for `alg` whose d-2LHash super-blocks go W at a time to `lanes` (a SIMD
-    /// backend's kernel: `SimdState::two_level_kernel`) once the message has 8 super-blocks,
-    /// for d >= 4. Streamed in 4 KiB pieces (`brwhash bench --mode stream`, TSC cycles/byte,
-    /// lanes vs scalar): 4-Hash1271 900 B 0.741 vs 0.724 with the lanes from the start,
-    /// 0.481 vs 0.455 at 4 KiB, 0.32 vs 0.39 at 64 KiB; 5-Hash1305 0.508 vs 0.730 at 4 KiB,
-    /// 0.344 vs 0.653 at 64 KiB; but 2-Hash1305 1.020 vs 0.904 and 3-Hash1271 0.454 vs 0.428
-    /// at 64 KiB: for small super-blocks the call per group, the copy and the four Horner
-    /// steps here cost more than the lanes save. (Whole messages keep the lanes' Horner in
-    /// the lanes: 3x faster for every d.)
+    /// backend's kernel: `SimdState::two_level_kernel`) once the message has
+    /// [`lanes_from`] super-blocks. The lanes keep their Horner in gamma^W across updates,
+    /// and whole groups go to them straight from the caller's bytes. Private timing loop,
+    /// TSC cycles per 64 KiB message streamed in 4 KiB pieces, lanes vs scalar: 4-Hash1271
+    /// 11170 (8300 as one message with a key), 2-Hash1305 14600 vs 62900, 3-Hash1271 11000
+    /// vs 27300, 2-2LHash1271 12200 vs 35300, 3-2LHash1305 10300 vs 48700. (Before, the lanes
+    /// returned each group's values to a Horner here, a call per group: 4-Hash1271 17500,
+    /// and slower than scalar code for d < 4.)
     pub fn with_lanes(alg: Algorithm, lanes: Option<(TwoLevelKernel<F>, usize)>) -> Self {
         let lanes = match alg.family() {
-            Family::TwoLHash(d, _) | Family::DHash(d, _) if d >= 4 => lanes,
+            Family::TwoLHash(..) | Family::DHash(..) => lanes,
             _ => None,
         };
         ScalarHasher {
@@ -715,12 +784,21 @@ impl<F: PrimeField> ScalarHasher<F> {
             self.core = Core::TwoL(Horner::default(), d);
         }
         if let (Some(lanes), Core::TwoL(outer, d)) = (self.lanes, &mut self.core) {
-            // From 8 super-blocks on, as whole messages (`SimdState::one_shot_crossover`):
-            // the lanes go on from the super-blocks so far.
-            if self.n >= 8 * (((1u64 << *d) - 1) * F::BLOCK as u64) {
+            // The lanes go on from the super-blocks so far.
+            if self.n >= lanes_from(*d) * (((1u64 << *d) - 1) * F::BLOCK as u64) {
                 let d = *d;
-                self.core = Core::TwoLLanes(Groups::new(core::mem::take(outer), d, lanes));
+                self.core = Core::TwoLLanes(Groups::new(p, outer, d, lanes));
             }
+        }
+        if let Core::TwoLLanes(g) = &mut self.core {
+            // Runs of whole super-blocks: whole groups of them go to the lanes uncopied.
+            let chunk = ((1 << g.d) - 1) * F::BLOCK;
+            return self.held.feed_runs(
+                chunk,
+                data,
+                #[inline(always)]
+                |run| g.absorb_run(p, run),
+            );
         }
         let chunk = self.core.chunk_bytes();
         let core = &mut self.core;
@@ -749,7 +827,10 @@ impl<F: PrimeField> ScalarHasher<F> {
             Core::Brw(brw, _) => brw.is_wiped(zero),
             Core::TwoL(outer, _) => self.d_hash.is_none() && outer.is_wiped(zero),
             Core::TwoLLanes(g) => {
-                self.d_hash.is_none() && g.outer.is_wiped(zero) && g.bytes.iter().all(|&b| b == 0)
+                self.d_hash.is_none()
+                    && g.acc.iter().all(|&v| zero(v))
+                    && zero(g.step)
+                    && g.bytes.iter().all(|&b| b == 0)
             }
             Core::DHead(_) => true,
             Core::Dec(streams) => streams.iter().all(|s| s.is_wiped(zero)),

@@ -255,39 +255,55 @@ fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sq: &[F], msg: &[
 #[inline(always)]
 fn lane_trees<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sqv: &[V], bytes: &[u8]) -> V::Wide {
     let sb = DELTA * F::BLOCK;
-    if bytes.len() > V::W * sb {
-        // Every lane's 16 bytes from each block in `bytes`: plain loads.
-        ubrw_at::<V, [V], DELTA>(sqv, &Strided::<F, V, DELTA, true>(bytes, 0, PhantomData), 0)
+    if bytes.len() >= V::W * sb + 16 - F::BLOCK {
+        // Every lane's 16 bytes from each block lie in `bytes`: plain loads.
+        ubrw_at::<V, [V], DELTA>(
+            sqv,
+            &Strided::<F, V, DELTA, WHOLE>(bytes, 0, PhantomData),
+            0,
+        )
+    } else if bytes.len() >= V::W * sb {
+        // W whole super-blocks that end `bytes` (a stream's run; 15-byte blocks): plain
+        // loads but for the last block, whose 16th byte in the last lane lies past the end.
+        ubrw_at::<V, [V], DELTA>(
+            sqv,
+            &Strided::<F, V, DELTA, LANES>(bytes, 0, PhantomData),
+            0,
+        )
     } else {
         // The message ends in these super-blocks: lanes past its end read zeros, and only
         // the last block (which may be short) needs bounds per lane.
         let lanes = bytes.len().div_ceil(sb);
         ubrw_at::<V, [V], DELTA>(
             sqv,
-            &Strided::<F, V, DELTA, false>(bytes, lanes, PhantomData),
+            &Strided::<F, V, DELTA, END>(bytes, lanes, PhantomData),
             0,
         )
     }
 }
 
-/// Block i of W super-blocks of DELTA blocks side by side (`Lanes::load_strided`).
-/// `WHOLE`: the bytes run past the super-blocks (`Lanes::load_strided_whole`); otherwise the
-/// first `.1` lanes hold super-blocks whose blocks but the last are whole.
-struct Strided<'a, F, V, const DELTA: usize, const WHOLE: bool>(
-    &'a [u8],
-    usize,
-    PhantomData<(F, V)>,
-);
+/// [`Strided`] loads: every block by plain loads.
+const WHOLE: u8 = 2;
+/// [`Strided`] loads: all W super-blocks whole, but the 16 bytes from the last block of the
+/// last one may run past the bytes.
+const LANES: u8 = 1;
+/// [`Strided`] loads: the first `.1` lanes hold super-blocks whose blocks but the last are
+/// whole, the others zeros.
+const END: u8 = 0;
 
-impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const WHOLE: bool> BlockAt<V>
-    for Strided<'_, F, V, DELTA, WHOLE>
+/// Block i of W super-blocks of DELTA blocks side by side (`Lanes::load_strided`), by the
+/// loads `MODE` allows ([`WHOLE`], [`LANES`], [`END`]).
+struct Strided<'a, F, V, const DELTA: usize, const MODE: u8>(&'a [u8], usize, PhantomData<(F, V)>);
+
+impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const MODE: u8> BlockAt<V>
+    for Strided<'_, F, V, DELTA, MODE>
 {
     #[inline(always)]
     fn at(&self, i: usize) -> V {
         let (b, sb) = (F::BLOCK, DELTA * F::BLOCK);
-        if WHOLE {
+        if MODE == WHOLE || (MODE == LANES && i + 1 < DELTA) {
             V::load_strided_whole(self.0, i * b, sb)
-        } else if i + 1 < DELTA {
+        } else if MODE == END && i + 1 < DELTA {
             V::load_strided_lanes(self.0, i * b, sb, self.1)
         } else {
             V::load_strided(self.0, i * b, sb)
@@ -310,26 +326,60 @@ pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: 
     v
 }
 
-/// The BRW values of the W whole super-blocks at the start of `bytes` (W * (2^d - 1)
-/// blocks; bytes after them are not read into the values) in `out[..W]`, from `sq[j]` =
-/// x^(2^j), j < d: the lanes' part of a streamed d-2LHash (`scalar::Groups`).
+/// The lanes' part of a streamed d-2LHash (`scalar::Groups`): lane j of `acc` (W reduced
+/// values) runs Horner in gamma^W = `step` over super-blocks j, j + W, ... of whole groups
+/// of W super-blocks (2^d - 1 blocks each): the one at the start of `head` when `head` is not
+/// empty (a group completed in a buffer), then `groups` from the start of `bytes`; from
+/// `sq[j]` = x^(2^j), j < d. Bytes after the groups are not read into the values (they let
+/// the loads run whole).
 #[inline(always)]
-pub(crate) fn two_level_group<F: PrimeField, V: Lanes<F>>(
+pub(crate) fn two_level_groups<F: PrimeField, V: Lanes<F>>(
     sq: &[F],
     d: u8,
+    step: F,
+    head: &[u8],
     bytes: &[u8],
-    out: &mut [F],
+    groups: usize,
+    acc: &mut [F],
 ) {
-    let d = usize::from(d);
+    match d {
+        2 => groups_delta::<F, V, 3>(sq, step, head, bytes, groups, acc),
+        3 => groups_delta::<F, V, 7>(sq, step, head, bytes, groups, acc),
+        4 => groups_delta::<F, V, 15>(sq, step, head, bytes, groups, acc),
+        _ => groups_delta::<F, V, 31>(sq, step, head, bytes, groups, acc),
+    }
+}
+
+/// [`two_level_groups`] for super-blocks of DELTA = 2^d - 1 blocks.
+#[inline(always)]
+fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(
+    sq: &[F],
+    step: F,
+    head: &[u8],
+    bytes: &[u8],
+    groups: usize,
+    acc: &mut [F],
+) {
+    let d = (DELTA + 1).trailing_zeros() as usize;
+    let group = V::W * DELTA * F::BLOCK;
+    debug_assert!(groups * group <= bytes.len() && acc.len() == V::W);
     let mut sqv = [V::ZERO; 5];
     for (v, &s) in sqv.iter_mut().zip(&sq[..d]) {
         *v = V::splat(s);
     }
-    let u = match d {
-        2 => lane_trees::<F, V, 3>(&sqv[..d], bytes),
-        3 => lane_trees::<F, V, 7>(&sqv[..d], bytes),
-        4 => lane_trees::<F, V, 15>(&sqv[..d], bytes),
-        _ => lane_trees::<F, V, 31>(&sqv[..d], bytes),
-    };
-    V::reduce(u).store(&mut out[..V::W]);
+    let stepv = V::splat(step);
+    let mut lanes = V::from_lanes(acc);
+    if !head.is_empty() {
+        lanes = V::reduce(V::wide_add(
+            lanes.mul_wide(stepv),
+            lane_trees::<F, V, DELTA>(&sqv[..d], head),
+        ));
+    }
+    for g in 0..groups {
+        lanes = V::reduce(V::wide_add(
+            lanes.mul_wide(stepv),
+            lane_trees::<F, V, DELTA>(&sqv[..d], &bytes[g * group..]),
+        ));
+    }
+    lanes.store(acc);
 }

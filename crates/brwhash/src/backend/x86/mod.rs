@@ -145,10 +145,19 @@ pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
     crate::construct::two_level_lanes_key::<F, F::I4>(x, d, msg)
 }
 
-/// The BRW values of 4 whole super-blocks on 4 IFMA lanes (`construct::two_level_group`).
+/// Whole groups of 4 super-blocks into 4 IFMA lanes of Horner in gamma^4
+/// (`construct::two_level_groups`).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
-pub(crate) fn two_level_group_ifma4<F: X86Lanes>(sq: &[F], d: u8, bytes: &[u8], out: &mut [F]) {
-    crate::construct::two_level_group::<F, F::I4>(sq, d, bytes, out)
+pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(
+    sq: &[F],
+    d: u8,
+    step: F,
+    head: &[u8],
+    bytes: &[u8],
+    groups: usize,
+    acc: &mut [F],
+) {
+    crate::construct::two_level_groups::<F, F::I4>(sq, d, step, head, bytes, groups, acc)
 }
 
 /// Entry points: each compiles a construction's hot path with the backend's features; the
