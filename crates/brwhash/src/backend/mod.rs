@@ -491,24 +491,16 @@ pub(crate) trait SimdPrime: PrimeField {}
 #[cfg(not(target_arch = "x86_64"))]
 impl<F: PrimeField> SimdPrime for F {}
 
-/// A streamed d-2LHash's lane kernel (`SimdState::two_level_kernel`):
-/// `kernel(sq, d, step, head, bytes, groups, acc)`, as `construct::two_level_groups`.
-pub(crate) type TwoLevelKernel<F> = fn(&[F], u8, F, &[u8], &[u8], usize, &mut [F]);
+/// A streamed d-2LHash's lane kernel (`SimdState::two_level_kernel`): one
+/// `construct::GroupsCall`.
+pub(crate) type TwoLevelKernel<F> = fn(crate::construct::GroupsCall<'_, F>);
 
 /// [`TwoLevelKernel`] on 4 IFMA lanes.
 #[cfg(target_arch = "x86_64")]
-fn two_level_groups_ifma4<F: SimdPrime>(
-    sq: &[F],
-    d: u8,
-    step: F,
-    head: &[u8],
-    bytes: &[u8],
-    groups: usize,
-    acc: &mut [F],
-) {
+fn two_level_groups_ifma4<F: SimdPrime>(call: crate::construct::GroupsCall<'_, F>) {
     // SAFETY: `SimdState::two_level_kernel` hands this out only where the CPU has the IFMA
     // backend (`Backend::cpu_supports`), so it has the entry point's features.
-    unsafe { x86::two_level_groups_ifma4(sq, d, step, head, bytes, groups, acc) }
+    unsafe { x86::two_level_groups_ifma4(call) }
 }
 
 /// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
@@ -834,7 +826,7 @@ impl<F: SimdPrime> SimdState<F> {
     }
 
     /// The lanes' kernel of a streamed d-2LHash (or long d-Hash) on `backend`, with its lane
-    /// count W: `kernel(sq, d, step, head, bytes, groups, acc)` runs W lanes of Horner in
+    /// count W: `kernel(call)` runs W lanes of Horner in
     /// gamma^W = `step` over whole groups of W super-blocks (`construct::two_level_groups`). `None` when
     /// `alg`'s plan on `backend` is not d-2LHash's or the CPU lacks the backend.
     pub fn two_level_kernel(

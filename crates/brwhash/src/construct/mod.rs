@@ -34,7 +34,9 @@ use crate::Algorithm;
 use brwhash::TBrw;
 use decbrw::DecBrw;
 use polyhash::PolyHash;
-pub(crate) use twolevel::{lanes_squares, two_level_groups, two_level_lanes, two_level_lanes_key};
+pub(crate) use twolevel::{
+    lanes_squares, two_level_groups, two_level_lanes, two_level_lanes_key, GroupsCall,
+};
 use twolevel::{DHash, TwoL};
 use zeroize::Zeroize;
 

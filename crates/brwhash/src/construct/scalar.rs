@@ -14,7 +14,7 @@
 //! (`backend::x86::scalar_*`, compiled with BMI2) compile it with their features.
 
 use super::decbrw::combine;
-use super::{powers_to_g, Held, Powers};
+use super::{powers_to_g, GroupsCall, Held, Powers};
 use crate::algorithm::Family;
 use crate::backend::TwoLevelKernel;
 use crate::eval::brw::ubrw_at;
@@ -151,15 +151,15 @@ impl<F: PrimeField> Groups<F> {
         // All of `run`: the bytes after the groups let the last one's loads run whole. (One
         // call for the buffered group and the run: a call cost about 100 TSC cycles.)
         if groups > 0 || !head.is_empty() {
-            (self.kernel)(
-                &p.sq,
-                self.d,
-                self.step,
+            (self.kernel)(GroupsCall {
+                sq: &p.sq,
+                d: self.d,
+                step: self.step,
                 head,
-                run,
+                bytes: run,
                 groups,
-                &mut self.acc[..w],
-            );
+                acc: &mut self.acc[..w],
+            });
         }
         let rest = &run[groups * group..];
         self.bytes[..rest.len()].copy_from_slice(rest);

@@ -326,40 +326,45 @@ pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: 
     v
 }
 
-/// The lanes' part of a streamed d-2LHash (`scalar::Groups`): lane j of `acc` (W reduced
-/// values) runs Horner in gamma^W = `step` over super-blocks j, j + W, ... of whole groups
-/// of W super-blocks (2^d - 1 blocks each): the one at the start of `head` when `head` is not
-/// empty (a group completed in a buffer), then `groups` from the start of `bytes`; from
-/// `sq[j]` = x^(2^j), j < d. Bytes after the groups are not read into the values (they let
-/// the loads run whole).
+/// One call of a streamed d-2LHash's lanes (`scalar::Groups`, through a backend's
+/// `TwoLevelKernel`): lane j of `acc` (W reduced values) runs Horner in gamma^W = `step`
+/// over super-blocks j, j + W, ... of whole groups of W super-blocks (2^d - 1 blocks each):
+/// the one at the start of `head` when `head` is not empty (a group completed in a buffer),
+/// then `groups` from the start of `bytes`; from `sq[j]` = x^(2^j), j < d. Bytes after the
+/// groups are not read into the values (they let the loads run whole).
+pub(crate) struct GroupsCall<'a, F> {
+    pub sq: &'a [F],
+    pub d: u8,
+    pub step: F,
+    pub head: &'a [u8],
+    pub bytes: &'a [u8],
+    pub groups: usize,
+    pub acc: &'a mut [F],
+}
+
+/// Runs a [`GroupsCall`] on the W lanes of `V`.
 #[inline(always)]
-pub(crate) fn two_level_groups<F: PrimeField, V: Lanes<F>>(
-    sq: &[F],
-    d: u8,
-    step: F,
-    head: &[u8],
-    bytes: &[u8],
-    groups: usize,
-    acc: &mut [F],
-) {
-    match d {
-        2 => groups_delta::<F, V, 3>(sq, step, head, bytes, groups, acc),
-        3 => groups_delta::<F, V, 7>(sq, step, head, bytes, groups, acc),
-        4 => groups_delta::<F, V, 15>(sq, step, head, bytes, groups, acc),
-        _ => groups_delta::<F, V, 31>(sq, step, head, bytes, groups, acc),
+pub(crate) fn two_level_groups<F: PrimeField, V: Lanes<F>>(call: GroupsCall<'_, F>) {
+    match call.d {
+        2 => groups_delta::<F, V, 3>(call),
+        3 => groups_delta::<F, V, 7>(call),
+        4 => groups_delta::<F, V, 15>(call),
+        _ => groups_delta::<F, V, 31>(call),
     }
 }
 
 /// [`two_level_groups`] for super-blocks of DELTA = 2^d - 1 blocks.
 #[inline(always)]
-fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(
-    sq: &[F],
-    step: F,
-    head: &[u8],
-    bytes: &[u8],
-    groups: usize,
-    acc: &mut [F],
-) {
+fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(call: GroupsCall<'_, F>) {
+    let GroupsCall {
+        sq,
+        step,
+        head,
+        bytes,
+        groups,
+        acc,
+        ..
+    } = call;
     let d = (DELTA + 1).trailing_zeros() as usize;
     let group = V::W * DELTA * F::BLOCK;
     debug_assert!(groups * group <= bytes.len() && acc.len() == V::W);

@@ -148,16 +148,8 @@ pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
 /// Whole groups of 4 super-blocks into 4 IFMA lanes of Horner in gamma^4
 /// (`construct::two_level_groups`).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
-pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(
-    sq: &[F],
-    d: u8,
-    step: F,
-    head: &[u8],
-    bytes: &[u8],
-    groups: usize,
-    acc: &mut [F],
-) {
-    crate::construct::two_level_groups::<F, F::I4>(sq, d, step, head, bytes, groups, acc)
+pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(call: crate::construct::GroupsCall<'_, F>) {
+    crate::construct::two_level_groups::<F, F::I4>(call)
 }
 
 /// Entry points: each compiles a construction's hot path with the backend's features; the
