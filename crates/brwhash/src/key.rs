@@ -197,6 +197,10 @@ impl Key {
                     Family::DHash(_, _) if horner_only(alg, max_len, block) => None,
                     Family::TwoLHash(d, _) | Family::DHash(d, _) => Some(d as usize),
                     Family::Hash2L(_) | Family::VecHash2L(_) => Some(5),
+                    // gamma = x^2: x^2 .. x^16 weigh the blocks of a message of one block per
+                    // stream (`scalar::dec_single`; c <= 4 reads the Horner powers x^1 ..
+                    // x^(2c)), products a key makes once.
+                    Family::DecBrwHash(5..=8, _) => Some(1),
                     _ => None,
                 };
                 #[cfg(target_arch = "x86_64")]

@@ -932,7 +932,10 @@ impl<F: SimdPrime> SimdState<F> {
     ///   180, 128 B 121 vs 227: 32; 4-decBRWHash1271 48 B 112 vs 71, 60 B 95 vs 64, 61 B 110
     ///   vs 120, 75 B 114 vs 119, 105 B 115 vs 137: 60. Unchanged: 8-decBRWHash1271 112 B
     ///   142 vs 137, 120 B 112 vs 134, 128 B 143 vs 319: 120; 4-decBRWHash1305 48 B 124 vs
-    ///   77, 64 B 91 vs 88, 80 B 123 vs 201: 64.
+    ///   77, 64 B 91 vs 88, 80 B 123 vs 201: 64. Since a key caches 8-decBRWHash's x^2 ..
+    ///   x^16 (one block per stream: `scalar::dec_single`), 8-decBRWHash1305 IFMA vs scalar,
+    ///   three runs: 64 B 131 vs 85, 96 B 148 vs 108, 112 B 147-162 vs 119-120, 128 B 125
+    ///   vs 131: 112 (at 64 B the scalar code took 181 before the cache).
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -991,7 +994,7 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) if !keyed => 120,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
             (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
-            (Some(Plan::Dec(Lanes::Ifma8)), false) => 32,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) => 112,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,

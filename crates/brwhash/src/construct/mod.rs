@@ -52,7 +52,8 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     /// hx[j - 1] = x^j for j = 1..=n_hx (n_hx <= G): Horner in x; read through `hx()`.
     hx: [F; G],
     /// hg[j - 1] = gamma^j: Horner in gamma (x^(2^d) for d-2LHash, x^32 for Hash2L); read
-    /// through `hg()`.
+    /// through `hg()`. A c-decBRWHash key with 4 < c <= 8 takes gamma = x^2: its weights
+    /// x^2 .. x^(2c) of a message of at most c blocks (`scalar::dec_single`, `gamma_powers`).
     hg: [F; G],
     /// hl[e] = x^2 gamma^e, e < n_hl: Hash2L's end weights (the final x * (x * acc + L)
     /// folded into the Horner weights, `construct::hash2l`); read through `hl()`.
@@ -210,6 +211,12 @@ impl<F: Field, const S: usize> Powers<F, S> {
     #[inline(always)]
     pub fn hg(&self) -> &[F; G] {
         &self.hg
+    }
+
+    /// gamma^1 .. gamma^n: the powers of gamma computed (none without gamma).
+    #[inline(always)]
+    pub fn gamma_powers(&self) -> &[F] {
+        &self.hg[..self.n_hg]
     }
 }
 

@@ -485,6 +485,12 @@ fn dec_single<F: PrimeField, const S: usize>(p: &Powers<F, S>, c: usize, msg: &[
         // 1.41).
         return weighted_blocks(hx[0], msg, |i| hx[2 * (c - i) - 1]);
     }
+    let x2j = p.gamma_powers();
+    if x2j.len() >= c {
+        // A key's x^2 .. x^(2c) as powers of gamma = x^2 (4 < c <= 8): no product before the
+        // blocks' either.
+        return weighted_blocks(p.sq[0], msg, |i| x2j[c - 1 - i]);
+    }
     let (x2, x4) = (p.sq[1], p.sq[2]);
     let x8 = if c > 2 { p.sq[3] } else { F::ZERO };
     let x16 = if c > 4 { p.sq[4] } else { F::ZERO };
