@@ -220,13 +220,15 @@ impl Key {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
                         let x = Fp1271::from_key(&k16);
-                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        let mut p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        p.dec_pairs = dec_pairs(alg, max_len, 15, x);
                         Material::P1271(with_lane_table(alg, backend, max_len, p))
                     }
                     (Some(Prime::P1305), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                         let x = Fp1305::from_key(&k16);
-                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        let mut p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        p.dec_pairs = dec_pairs(alg, max_len, 16, x);
                         Material::P1305(with_lane_table(alg, backend, max_len, p))
                     }
                     // Binary fields: Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no
@@ -997,6 +999,22 @@ fn powers_needed(
             squares_needed(max_len, block),
             horner_powers_needed(max_len, block).min(group),
         )
+    }
+}
+
+/// A c-decBRWHash key's weights of messages of two blocks per stream (c <= 8), when it
+/// serves messages that long (`scalar::dec_pair_weights`).
+fn dec_pairs<F: PrimeField>(
+    alg: Algorithm,
+    max_len: u64,
+    block: usize,
+    x: F,
+) -> Option<Box<[F; 16]>> {
+    match alg.family() {
+        Family::DecBrwHash(c @ 1..=8, _) if max_len > u64::from(c) * block as u64 => {
+            Some(crate::construct::dec_pair_weights(x, c as usize))
+        }
+        _ => None,
     }
 }
 

@@ -936,6 +936,12 @@ impl<F: SimdPrime> SimdState<F> {
     ///   x^16 (one block per stream: `scalar::dec_single`), 8-decBRWHash1305 IFMA vs scalar,
     ///   three runs: 64 B 131 vs 85, 96 B 148 vs 108, 112 B 147-162 vs 119-120, 128 B 125
     ///   vs 131: 112 (at 64 B the scalar code took 181 before the cache).
+    ///   Since a key caches the weights of two blocks per stream too (`dec_pairs`), min of
+    ///   3, IFMA vs scalar: 4-decBRWHash1305 80 B 128 vs 98, 96 B 108 vs 109, 112 B 126 vs
+    ///   120, 128 B 103 vs 131: 112; 4-decBRWHash1271 105 B 114 vs 84, 120 B 103 vs 91: 120
+    ///   (two blocks per stream end there); 8-decBRWHash1305 128 B 133 vs 134, 144 B 148 vs
+    ///   142, 160 B 147 vs 154: 144; 8-decBRWHash1271 180 B 147 vs 120, 210 B 149 vs 135,
+    ///   225 B 151 vs 143, 240 B 136 vs 151: 225.
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -990,11 +996,11 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 64,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 64,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) if !keyed => 120,
-            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 60,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 112,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 120,
             (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
-            (Some(Plan::Dec(Lanes::Ifma8)), false) => 112,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) => 144,
+            (Some(Plan::Dec(Lanes::Ifma8)), true) if keyed => 225,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
             (Some(Plan::DecPeriods(Lanes::Avx512x8)), _) => 192,
             (Some(Plan::Dec(Lanes::Avx512x8)), false) => 128,

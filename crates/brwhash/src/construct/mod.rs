@@ -22,7 +22,7 @@ pub(crate) use hash2l::{
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{
-    dec_linear_key, dec_linear_powers, dec_short_squares, horner_one_shot,
+    dec_linear_key, dec_linear_powers, dec_pair_weights, dec_short_squares, horner_one_shot,
     one_shot as scalar_one_shot, poly1305_horner, two_level_key, ScalarHasher,
 };
 
@@ -75,6 +75,10 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     pub lane_table: Option<zeroize::Zeroizing<Vec<u64>>>,
     /// A SIMD backend's lane weights for c-decBRWHash.
     pub weights: Option<WeightTable>,
+    /// A c-decBRWHash key's weights of a message of two blocks per stream (c < blocks <= 2c,
+    /// c <= 8): entry i is the power of x that weighs block i (`scalar::dec_pair_weights`),
+    /// so that such a message is independent products and one reduction.
+    pub dec_pairs: Option<Box<[F; 16]>>,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -122,6 +126,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
             n_hg: 0,
             lane_table: None,
             weights: None,
+            dec_pairs: None,
         }
     }
 
@@ -398,6 +403,11 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
         }
         for e in &mut self.h1[..self.n_h1] {
             e.zeroize();
+        }
+        if let Some(t) = &mut self.dec_pairs {
+            for e in t.iter_mut() {
+                e.zeroize();
+            }
         }
     }
 }

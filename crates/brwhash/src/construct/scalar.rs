@@ -515,6 +515,12 @@ pub(crate) fn dec_linear_powers<F: PrimeField, const S: usize>(
     {
         return Some(dec_single(p, c, msg));
     }
+    if let Some(t) = &p.dec_pairs {
+        if (1..=8).contains(&c) && msg.len() > c * F::BLOCK && msg.len() <= 2 * c * F::BLOCK {
+            // The key's weights: no product before the blocks'.
+            return Some(weighted_blocks(p.sq[0], msg, |i| t[i]));
+        }
+    }
     let hx = p.hx();
     if !two_per_stream::<F>(c, msg) || hx.len() < G {
         return None;
@@ -607,8 +613,10 @@ fn single_sum<F: PrimeField>(x: F, sq: [F; 4], c: usize, msg: &[u8]) -> F {
 /// x * L + sum of M_i w(i) over the pad2 blocks M_0, M_1, .. of `msg`: one reduction.
 #[inline(always)]
 fn weighted_blocks<F: PrimeField>(x: F, msg: &[u8], w: impl Fn(usize) -> F) -> F {
+    // The blocks and L (below 2^64) are block-shaped: products by `mul_block_wide`, which a
+    // field may run with fewer word products (2^130-5: six, not eight).
     let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    let mut sum = x.mul_wide(length);
+    let mut sum = x.mul_block_wide(length);
     // A short last block is le() of its bytes (pad2).
     for (i, block) in msg.chunks(F::BLOCK).enumerate() {
         let m = if block.len() == F::BLOCK {
@@ -616,7 +624,7 @@ fn weighted_blocks<F: PrimeField>(x: F, msg: &[u8], w: impl Fn(usize) -> F) -> F
         } else {
             F::from_block(block, false)
         };
-        sum = F::wide_add(sum, m.mul_wide(w(i)));
+        sum = F::wide_add(sum, w(i).mul_block_wide(m));
     }
     F::reduce(sum)
 }
@@ -632,6 +640,38 @@ fn pair_exponent(c: usize, i: usize) -> usize {
     } else {
         2 + 4 * (2 * c - 1 - i)
     }
+}
+
+/// A key's weights of c-decBRWHash messages of c + 1 ..= 2c blocks (c <= 8): entry i =
+/// x^[`pair_exponent`]`(c, i)`, from x^2, x^3 and the chain of x^(4j), j < c.
+pub(crate) fn dec_pair_weights<F: PrimeField>(x: F, c: usize) -> Box<[F; 16]> {
+    debug_assert!((1..=8).contains(&c));
+    let mut x2 = x.square();
+    let mut x3 = x2.mul(x);
+    let mut x4 = x2.square();
+    // pw[j] = (x^(4j + 2), x^(4j + 3)).
+    let mut pw = [(F::ZERO, F::ZERO); 8];
+    pw[0] = (x2, x3);
+    let mut x4j = x4;
+    for (j, w) in pw.iter_mut().enumerate().take(c).skip(1) {
+        *w = (x4j.mul(x2), x4j.mul(x3));
+        if j + 1 < c {
+            x4j = x4j.mul(x4);
+        }
+    }
+    let mut out = Box::new([F::ZERO; 16]);
+    for (i, w) in out.iter_mut().enumerate().take(2 * c) {
+        let e = pair_exponent(c, i);
+        *w = if e % 4 == 2 { pw[e / 4].0 } else { pw[e / 4].1 };
+    }
+    for (a, b) in &mut pw {
+        a.zeroize();
+        b.zeroize();
+    }
+    for v in [&mut x2, &mut x3, &mut x4, &mut x4j] {
+        v.zeroize();
+    }
+    out
 }
 
 /// c-decBRWHash of c + 1 ..= 2c blocks (c <= 4) by [`pair_exponent`]: independent products
