@@ -39,6 +39,14 @@ impl zeroize::Zeroize for Wide1271 {
     }
 }
 
+/// `a + b + carry` and the carry out (LLVM makes this one `adc`).
+#[inline(always)]
+fn adc(a: u64, b: u64, carry: bool) -> (u64, bool) {
+    let (s, c1) = a.overflowing_add(b);
+    let (s, c2) = s.overflowing_add(carry as u64);
+    (s, c1 | c2)
+}
+
 impl Fp1271 {
     /// The value modulo p in [0, p).
     fn canonical(self) -> u128 {
@@ -56,8 +64,9 @@ impl Field for Fp1271 {
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
         let (s, c) = self.0.overflowing_add(rhs.0);
-        // s + 2^128 c = (s mod 2^127) + (s >> 127) + 2c < 2^127 + 3.
-        Fp1271((s & M127) + (s >> 127) + 2 * c as u128)
+        // s + 2^128 c = (s mod 2^127) + (s >> 127) + 2c < 2^127 + 3 (the small terms summed
+        // in one word first: one 128-bit addition, not three).
+        Fp1271((s & M127) + ((s >> 127) as u64 + 2 * c as u64) as u128)
     }
 
     #[inline(always)]
@@ -85,13 +94,15 @@ impl Field for Fp1271 {
 
     #[inline(always)]
     fn wide_add(a: Wide1271, b: Wide1271) -> Wide1271 {
-        let (lo, c) = a.lo.overflowing_add(b.lo);
-        let (hi, c1) = a.hi.overflowing_add(b.hi);
-        let (hi, c2) = hi.overflowing_add(c as u128);
+        // One carry chain through the five words (add, then four add-with-carry).
+        let (l0, c) = adc(a.lo as u64, b.lo as u64, false);
+        let (l1, c) = adc((a.lo >> 64) as u64, (b.lo >> 64) as u64, c);
+        let (h0, c) = adc(a.hi as u64, b.hi as u64, c);
+        let (h1, c) = adc((a.hi >> 64) as u64, (b.hi >> 64) as u64, c);
         Wide1271 {
-            lo,
-            hi,
-            top: a.top + b.top + c1 as u64 + c2 as u64,
+            lo: l0 as u128 | (l1 as u128) << 64,
+            hi: h0 as u128 | (h1 as u128) << 64,
+            top: a.top + b.top + c as u64,
         }
     }
 
@@ -108,10 +119,13 @@ impl Field for Fp1271 {
     fn reduce(w: Wide1271) -> Self {
         // 2^128 = 2 and 2^256 = 4 (mod p): V = lo + 2 hi + 4 top, with
         // lo = (lo mod 2^127) + (lo >> 127) and 2 hi = (hi << 1 mod 2^128) + 2 (hi >> 127).
-        let small = (w.lo >> 127) + 2 * (w.hi >> 127) + 4 * w.top as u128;
+        // The small terms in one word (top < 2^60: a sum of fewer than 2^60 products), added
+        // to the 128-bit part once.
+        debug_assert!(w.top < 1 << 60);
+        let small = (w.lo >> 127) as u64 + 2 * (w.hi >> 127) as u64 + 4 * w.top;
         let (s, c) = (w.lo & M127).overflowing_add(w.hi << 1);
-        // s + 2^128 c = s + 2c; then fold bit 127: below 2^127 + 2^67 for top < 2^64.
-        Fp1271((s & M127) + (s >> 127) + 2 * c as u128 + small)
+        // s + 2^128 c = s + 2c; then fold bit 127: below 2^127 + 2^63.
+        Fp1271((s & M127) + ((s >> 127) as u64 + 2 * c as u64 + small) as u128)
     }
 }
 
