@@ -112,6 +112,24 @@ pub(crate) fn tree_from(block: usize) -> usize {
     }
 }
 
+/// Blocks from which the short last super-block after whole ones takes a tree across the
+/// lanes ([`sb_tree`]) rather than the xmm code beside them ([`weighted_brw`]): 7, and where
+/// the CPU runs zmm in halves (Zen 4) 22 / 19 for blocks of 16 / 32 bytes. Measured there,
+/// TSC cycles per message with a key, lanes vs xmm, a whole super-block and r blocks:
+/// Hash2L128 r = 7 200 vs 142, 14 207 vs 172, 18 204 vs 193, 21 207 vs 206, 23 199 vs 209,
+/// 27 206 vs 223 (two whole super-blocks: r = 7 228 vs 174, 18 233 vs 217, 21 235 vs 236,
+/// 23 225 vs 234); Hash2L256 r = 7 532 vs 461, 14 553 vs 483, 18 586 vs 547, 20 541 vs 587,
+/// 22 551 vs 601 (two whole: 7 661 vs 530, 18 674 vs 685, 20 652 vs 679). The xmm code
+/// runs beside the lanes' trees; one more tree costs the lanes a whole pass.
+#[inline]
+fn short_tree_from(block: usize) -> usize {
+    if crate::backend::zmm_in_halves() {
+        [22, 19][usize::from(block > 16)]
+    } else {
+        7
+    }
+}
+
 /// The end weights (`Powers::fill_end_weights`) that messages (vecHash2L: components) of
 /// at most `max_len` bytes read, blocks of `b` bytes: none for a Hash2L message the xmm
 /// code takes, one per super-block up to a group of four (and for vecHash2L one more, a
@@ -258,7 +276,7 @@ fn lanes_total<F: BinaryField, V: BinLanes<F>>(sum: V::Wide) -> F {
 /// of W super-blocks by the lane Horner ([`lane_group`]), then the super-blocks after the
 /// last whole group (at most W, the last possibly short): one whole one across the lanes
 /// ([`sb_tree`]), two side by side ([`pair_tree`]), three as a partial group, the short one
-/// across the lanes from 7 blocks, in xmm (`ssum`) below.
+/// across the lanes from [`short_tree_from`] blocks, in xmm (`ssum`) below.
 #[inline(always)]
 fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
     p: &Powers<F>,
@@ -332,7 +350,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
     if !short.is_empty() {
         let w = table[0];
         let r = short.len().div_ceil(F::BYTES);
-        if r >= 7 {
+        if r >= short_tree_from(F::BYTES) {
             sum = V::wide_add(sum, sb_tree::<F, V>(p, sq, short, r, w));
         } else if r >= 4 {
             // A few blocks: in xmm, beside the lanes (a tree of one lane cost 1 KiB 30 TSC
