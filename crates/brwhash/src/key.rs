@@ -806,14 +806,14 @@ impl<'k> Hasher<'k> {
                 Some(msg) => key.hash(msg),
                 None => prime_digest(h.finish_ref(p), key.poly1305_s()),
             },
-            // VPCLMULQDQ states: a copy of the state on the stack, not of its box.
+            // VPCLMULQDQ states: a copy of the inner state only, the held bytes read in place.
             #[cfg(target_arch = "x86_64")]
             (Material::G128c(p), State::G128w(h)) => {
-                binary_digest(vclmul128::finish((**h).clone(), p, key.alg.is_vector()))
+                binary_digest(vclmul128::finish_copy(h, p, key.alg.is_vector()))
             }
             #[cfg(target_arch = "x86_64")]
             (Material::G256c(p), State::G256w(h)) => {
-                binary_digest(vclmul256::finish((**h).clone(), p, key.alg.is_vector()))
+                binary_digest(vclmul256::finish_copy(h, p, key.alg.is_vector()))
             }
             _ => return self.clone().into_digest(),
         };
@@ -913,12 +913,12 @@ impl<'k> Hasher<'k> {
             #[cfg(target_arch = "x86_64")]
             (Material::G256c(p), State::G256c(h)) => binary_digest(clmul256::finish(*h, p, vector)),
             #[cfg(target_arch = "x86_64")]
-            (Material::G128c(p), State::G128w(h)) => {
-                binary_digest(vclmul128::finish(*h, p, vector))
+            (Material::G128c(p), State::G128w(mut h)) => {
+                binary_digest(vclmul128::finish(&mut h, p, vector))
             }
             #[cfg(target_arch = "x86_64")]
-            (Material::G256c(p), State::G256w(h)) => {
-                binary_digest(vclmul256::finish(*h, p, vector))
+            (Material::G256c(p), State::G256w(mut h)) => {
+                binary_digest(vclmul256::finish(&mut h, p, vector))
             }
             (Material::G256(p), State::G256(mut h)) => binary_digest(if vector {
                 h.finish_vector(p)

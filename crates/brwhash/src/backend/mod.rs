@@ -1272,7 +1272,7 @@ clmul_module!(
 /// passed `Backend::check` for `vpclmul`, so the CPU has VPCLMULQDQ, PCLMULQDQ, SSE4.1 and
 /// AVX-512F/BW.
 macro_rules! vclmul_module {
-    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident, $one_shot:ident, $vector:ident) => {
+    ($module:ident, $scalar:ident, $spath:ident, $lanes:ident, $lpath:ident, $update:ident, $next:ident, $finish:ident, $finish_copy:ident, $one_shot:ident, $vector:ident) => {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
@@ -1290,8 +1290,14 @@ macro_rules! vclmul_module {
                 unsafe { x86::$next(h, p) }
             }
 
-            pub(crate) fn finish(h: State, p: &Powers<$scalar>, vector: bool) -> $scalar {
+            /// The value in place: the state is used up.
+            pub(crate) fn finish(h: &mut State, p: &Powers<$scalar>, vector: bool) -> $scalar {
                 unsafe { x86::$finish(h, p, vector) }
+            }
+
+            /// The value, the state left as it is.
+            pub(crate) fn finish_copy(h: &State, p: &Powers<$scalar>, vector: bool) -> $scalar {
+                unsafe { x86::$finish_copy(h, p, vector) }
             }
 
             /// Hash2L of a whole message, no state on the heap.
@@ -1316,6 +1322,7 @@ vclmul_module!(
     wide128_update,
     wide128_next,
     wide128_finish,
+    wide128_finish_copy,
     wide128_one_shot,
     wide128_vector
 );
@@ -1328,6 +1335,7 @@ vclmul_module!(
     wide256_update,
     wide256_next,
     wide256_finish,
+    wide256_finish_copy,
     wide256_one_shot,
     wide256_vector
 );

@@ -9,7 +9,7 @@
 
 use core::marker::PhantomData;
 
-use super::{fill_squares, Held, KeySquares, LazySquares, Powers, CHUNK};
+use super::{fill_squares, Held, KeySquares, LazySquares, Powers, Tail, CHUNK};
 use crate::backend::{end_of, prefetch, prefetch_ahead, prefetch_lines, TO_L2};
 use crate::eval::horner::poly_tree;
 use crate::eval::{Brw, BrwChunks, SqTable, Stack, SQUARES};
@@ -1202,87 +1202,6 @@ fn load_half_vector<F: PrimeField, V: Halves<F>>(lo: &[u8], hi: &[u8], q: usize)
     V::load_pair(&lo[q * vb..(q + 1) * vb], &hi[q * vb..(q + 1) * vb])
 }
 
-/// The bytes a [`DecPeriods`] stream holds between updates (fewer than
-/// [`STREAM_HELD_BYTES`]): on the heap, allocated the first time bytes are held (streams in
-/// updates of whole periods never hold any), never zero-filled first. The state is built
-/// per message, and building a 4 KiB buffer in it cost a zero fill and a copy of the whole
-/// state (perf, streamed 4 KiB messages: 27% of the time).
-#[derive(Clone, Default)]
-struct Tail {
-    bytes: Vec<u8>,
-    /// Bytes ever held: a wipe covers `bytes[..hi]`.
-    hi: usize,
-}
-
-impl Tail {
-    /// Room for the most bytes held and the zero padding of the last vector block.
-    const CAPACITY: usize = STREAM_HELD_BYTES + 4 * 16;
-
-    #[inline(always)]
-    fn held(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// Full capacity before any byte is written, so that the buffer never moves (a move
-    /// would leave a copy unwiped); a clone has only its length: it moves here, wiped.
-    #[inline(always)]
-    fn reserve(&mut self) {
-        if self.bytes.capacity() < Self::CAPACITY {
-            let mut full = Vec::with_capacity(Self::CAPACITY);
-            full.extend_from_slice(&self.bytes);
-            crate::backend::wipe_bytes(&mut self.bytes);
-            self.bytes = full;
-        }
-    }
-
-    /// Hold `data` after the held bytes (they must fit in [`STREAM_HELD_BYTES`]).
-    #[inline(always)]
-    fn append(&mut self, data: &[u8]) {
-        if data.is_empty() {
-            return;
-        }
-        self.reserve();
-        debug_assert!(self.bytes.len() + data.len() <= STREAM_HELD_BYTES);
-        self.bytes.extend_from_slice(data);
-        self.hi = self.hi.max(self.bytes.len());
-    }
-
-    #[inline(always)]
-    fn clear(&mut self) {
-        self.bytes.clear();
-    }
-
-    /// The held bytes zero-padded to a multiple of `unit` (at most a vector block).
-    #[inline(always)]
-    fn padded(&mut self, unit: usize) -> &[u8] {
-        let used = self.bytes.len().div_ceil(unit) * unit;
-        if used > self.bytes.len() {
-            self.reserve();
-            self.bytes.resize(used, 0);
-            self.hi = self.hi.max(used);
-        }
-        &self.bytes
-    }
-
-    #[cfg(test)]
-    fn is_wiped(&self) -> bool {
-        self.bytes.is_empty() && self.hi == 0
-    }
-}
-
-/// Wipes every byte ever held (the allocation stays).
-impl Zeroize for Tail {
-    #[inline(always)]
-    fn zeroize(&mut self) {
-        // `bytes[len..hi]` held bytes before a `clear`: zeroed by the resize, then all of
-        // `bytes[..hi]` by the wipe.
-        self.bytes.resize(self.hi, 0);
-        crate::backend::wipe_bytes(&mut self.bytes);
-        self.bytes.clear();
-        self.hi = 0;
-    }
-}
-
 /// 4-decBRWHash on 8 lanes by periods: each stream runs the stack BRW algorithm on chunks of
 /// 4 blocks, and a period of 2s chunks gives its first half to lanes 0-3 and its second half
 /// to lanes 4-7 ([`Periods::period`]). Only a period's last step needs the halves in turn
@@ -1293,7 +1212,7 @@ impl Zeroize for Tail {
 /// and the last 2 chunks at most take 4 lanes.
 #[derive(Clone)]
 pub(crate) struct DecPeriods<F: PrimeField, V: Halves<F>> {
-    held: Tail,
+    held: Tail<{ STREAM_HELD_BYTES + 4 * 16 }>,
     n: u64,
     periods: Periods<V>,
     /// x and x^2 in every lane, once broadcast.

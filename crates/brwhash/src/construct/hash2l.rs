@@ -6,7 +6,7 @@
 //! vecHash2L's component count k enters at finalisation as x * (k * x^(8B-8)), so components
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
-use super::{Blocks, Held, Powers};
+use super::{Blocks, Powers, Tail};
 use crate::backend::{end_of, prefetch_ahead, TO_L2};
 use crate::eval::brw::{ubrw31_by_level, ubrw7, ubrw_full};
 use crate::eval::{brw_short, Horner, G};
@@ -1081,7 +1081,7 @@ const MAX_GROUP: usize = 4 * ETA * 32;
 pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
     inner: BinHasher<F>,
     /// Bytes of an incomplete group, not yet given to `inner`.
-    held: Held<MAX_GROUP>,
+    held: Tail<MAX_GROUP>,
     /// The lane Horner's accumulators (the first W), when `in_lanes`.
     lanes: [F; 8],
     /// Whether the value so far is in `lanes` (since the component's first whole group)
@@ -1094,7 +1094,7 @@ impl<F: BinaryField, V: BinLanes<F>> Default for BinWide<F, V> {
     fn default() -> Self {
         BinWide {
             inner: BinHasher::default(),
-            held: Held::default(),
+            held: Tail::default(),
             lanes: [F::ZERO; 8],
             in_lanes: false,
             _lanes: core::marker::PhantomData,
@@ -1186,23 +1186,41 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// this.)
     #[inline(always)]
     fn drain(&mut self, p: &Powers<F>) {
-        let held = self.held.held();
-        self.inner.component_bytes += held.len() as u64;
-        if self.in_lanes || held.len() >= WIDE_FROM * F::BYTES {
-            let acc = if self.in_lanes {
-                V::from_lanes(&self.lanes[..V::W])
+        Self::drain_into(
+            &mut self.inner,
+            self.held.held(),
+            &self.lanes,
+            self.in_lanes,
+            p,
+        );
+        self.lanes.zeroize();
+        self.in_lanes = false;
+        self.held.clear();
+    }
+
+    /// [`drain`](Self::drain) from the parts of a state into `inner` (the state's own, or a
+    /// copy of it).
+    #[inline(always)]
+    fn drain_into(
+        inner: &mut BinHasher<F>,
+        held: &[u8],
+        lanes: &[F; 8],
+        in_lanes: bool,
+        p: &Powers<F>,
+    ) {
+        inner.component_bytes += held.len() as u64;
+        if in_lanes || held.len() >= WIDE_FROM * F::BYTES {
+            let acc = if in_lanes {
+                V::from_lanes(&lanes[..V::W])
             } else {
-                lanes_start::<F, V>(self.inner.horner.value(p.hg()))
+                lanes_start::<F, V>(inner.horner.value(p.hg()))
             };
             let mut sq = splat_squares::<F, V>(p);
-            lanes_end(p, &sq, acc, held, &mut self.inner.horner);
+            lanes_end(p, &sq, acc, held, &mut inner.horner);
             wipe_squares(&mut sq);
-            self.lanes.zeroize();
-            self.in_lanes = false;
         } else if !held.is_empty() {
-            super_blocks(p, &mut self.inner.horner, held);
+            super_blocks(p, &mut inner.horner, held);
         }
-        self.held.clear();
     }
 
     #[inline(always)]
@@ -1211,14 +1229,29 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         self.inner.next_component(p)
     }
 
-    /// The value (the state is wiped when it drops here).
+    /// The value, computed in place: the state is used up (and wiped when it drops). (In
+    /// place, not by value: a move of the state copies its 4 KiB buffer.)
     #[inline(always)]
-    pub fn finish(mut self, p: &Powers<F>, vector: bool) -> F {
+    pub fn finish(&mut self, p: &Powers<F>, vector: bool) -> F {
         self.drain(p);
         if vector {
             self.inner.finish_vector(p)
         } else {
             self.inner.finish_hash2l(p)
+        }
+    }
+
+    /// The value, the state left as it is: only `inner` is copied (wiped when the copy
+    /// drops), the held bytes are read where they are. A copy of the whole state cost a
+    /// 4 KiB copy per `Hasher::finalize`.
+    #[inline(always)]
+    pub fn finish_copy(&self, p: &Powers<F>, vector: bool) -> F {
+        let mut inner = self.inner.clone();
+        Self::drain_into(&mut inner, self.held.held(), &self.lanes, self.in_lanes, p);
+        if vector {
+            inner.finish_vector(p)
+        } else {
+            inner.finish_hash2l(p)
         }
     }
 }

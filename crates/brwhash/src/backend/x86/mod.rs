@@ -447,7 +447,7 @@ clmul_entries!(
 
 /// Hash2L and vecHash2L on VPCLMULQDQ: four super-blocks per step (`BinWide`).
 macro_rules! wide_entries {
-    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident, $one_shot:ident, $vector:ident) => {
+    ($scalar:ty, $lanes:ty, $update:ident, $next:ident, $finish:ident, $finish_copy:ident, $one_shot:ident, $vector:ident) => {
         /// Hash2L of a whole message, without a state (a boxed state is a 64-byte-aligned
         /// heap allocation, slow in glibc, and holds its bytes in a buffer).
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
@@ -472,11 +472,20 @@ macro_rules! wide_entries {
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
         pub(crate) fn $finish(
-            h: BinWide<$scalar, $lanes>,
+            h: &mut BinWide<$scalar, $lanes>,
             p: &Powers<$scalar>,
             vector: bool,
         ) -> $scalar {
             h.finish(p, vector)
+        }
+
+        #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
+        pub(crate) fn $finish_copy(
+            h: &BinWide<$scalar, $lanes>,
+            p: &Powers<$scalar>,
+            vector: bool,
+        ) -> $scalar {
+            h.finish_copy(p, vector)
         }
     };
 }
@@ -487,6 +496,7 @@ wide_entries!(
     wide128_update,
     wide128_next,
     wide128_finish,
+    wide128_finish_copy,
     wide128_one_shot,
     wide128_vector
 );
@@ -496,6 +506,7 @@ wide_entries!(
     wide256_update,
     wide256_next,
     wide256_finish,
+    wide256_finish_copy,
     wide256_one_shot,
     wide256_vector
 );
