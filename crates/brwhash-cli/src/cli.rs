@@ -57,7 +57,7 @@ digest can mix old and new contents; a file that changes under positioned reads 
 error or such a mix, never a crash). The components of a vecHash2L vector, when all are
 regular files, are hashed side by side the same way (long ones split too); with --mmap they
 are mapped and hashed one after another. Standard input, pipes, FIFOs, character devices, empty
-files, every file with --threads 1 and with --no-mmap are read front to back in 64 KiB pieces
+files, every file with --threads 1 and with --no-mmap are read front to back in 512 KiB pieces
 on one thread. A progress bar appears on standard error when it is a
 terminal and a file has 256 MiB or more: a bar while one thread reads, a spinner while all
 threads hash a mapped file (the library reports no progress then); --no-progress hides it.

