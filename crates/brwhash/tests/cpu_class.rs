@@ -29,16 +29,21 @@ fn the_other_cpu_class_gives_the_same_digests() {
         "4-decBRWHash1305".parse().unwrap(),
     ];
     // Every length to 2 KiB (every crossover and ymm group shape), then lengths around the
-    // one-shot ymm limit (24 KiB) and the short power table's (56 ymm vector blocks).
+    // one-shot ymm limits (14 KiB for 2^130 - 5, 18 KiB for 2^127 - 1) and the short power
+    // table's (56 ymm vector blocks).
     let mut lengths: Vec<usize> = (0..=2048).collect();
     lengths.extend([
         3583,
         3584,
         3585,
         3600,
-        24 * 1024 - 1,
+        14 * 1024 - 1,
+        14 * 1024,
+        14 * 1024 + 17,
+        18 * 1024 - 1,
+        18 * 1024,
+        18 * 1024 + 17,
         24 * 1024,
-        24 * 1024 + 17,
         40000,
     ]);
     let data = rng.bytes(40000);

@@ -703,7 +703,7 @@ impl<F: SimdPrime> SimdState<F> {
             #[cfg(target_arch = "x86_64")]
             Plan::Poly(Lanes::Avx512x8) => Some(unsafe { x86::exact_avx512(x, xw, table, msg) }),
             #[cfg(target_arch = "x86_64")]
-            Plan::Poly(Lanes::Ifma8) if table.is_none() && halves_one_shot(msg.len()) => {
+            Plan::Poly(Lanes::Ifma8) if table.is_none() && halves_one_shot::<F>(msg.len()) => {
                 Some(unsafe { x86::exact_ifma4(x, xw, msg) })
             }
             Plan::Poly(Lanes::Ifma8) => Some(unsafe { x86::exact_ifma8(x, xw, table, msg) }),
@@ -1108,12 +1108,19 @@ pub fn cpu_runs_zmm_in_halves() -> bool {
 /// Whether a one-shot polyHash / Poly1305 of `len` bytes on IFMA runs on 4 ymm lanes rather
 /// than 8 zmm lanes: on a CPU that runs zmm in halves, the ymm lanes' power table is a
 /// shorter chain of cheaper products, and the message's products cost the same per block.
-/// Poly1305 one-shot on Zen 4, TSC cycles per message, zmm vs ymm: 512 B 357 vs 306, 1 KiB
-/// 458 vs 392, 4 KiB 952 vs 874, 8 KiB 1608 vs 1469, 16 KiB 2757 vs 2674, 24 KiB 3934 vs
-/// 3905, 32 KiB 5101 vs 5131, 48 KiB 7431 vs 7560: up to 24 KiB.
+/// Since the zmm lanes build their ladder and splat squares in ymm (`ifma8::L44::
+/// ladder_limbs`), their set-up costs about 40 TSC cycles less and they win from shorter
+/// messages. `brwhash::hash` on Zen 4, TSC cycles per message (min of 21 rounds), zmm vs
+/// ymm: Poly1305 10 KiB 1786 vs 1722, 12 KiB 2044 vs 2018, 13 KiB 2175 vs 2173, 14 KiB 2330
+/// vs 2327 and 2314 vs 2316, 15 KiB 2471 vs 2476, 16 KiB 2597 vs 2620, 20 KiB 3118 vs 3210,
+/// 24 KiB 3658 vs 3822; polyHash1305 12 KiB 2069 vs 2018, 14 KiB 2302 vs 2326, 16 KiB 2584
+/// vs 2604; polyHash1271 16 KiB 2826 vs 2785, 20 KiB 3400 vs 3448, 24 KiB 4013 vs 4087: up to
+/// 14 KiB for 2^130 - 5 and 18 KiB for 2^127 - 1. (Before the ymm ladder: up to 24 KiB,
+/// Poly1305 8 KiB 1608 vs 1469, 24 KiB 3934 vs 3905.)
 #[inline]
-fn halves_one_shot(len: usize) -> bool {
-    len <= 24 * 1024 && zmm_in_halves()
+fn halves_one_shot<F: crate::field::PrimeField>(len: usize) -> bool {
+    let limit = if F::BLOCK == 16 { 14 } else { 18 } * 1024;
+    len <= limit && zmm_in_halves()
 }
 
 /// The prime-field functions on the scalar backend (`construct::ScalarHasher` compiled with

@@ -513,21 +513,18 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
         Self::from_lanes(&values[..Self::W])
     }
 
-    /// Lane j = x^(W - j), computed in the lanes: lg W products, each lane multiplied by
-    /// x^(2^i) (lane 0's value after step i) where bit i of W - 1 - j is set.
+    /// Lane j = x^(W - j), computed in the lanes ([`lane_ladder`] unless a lane type has a
+    /// cheaper way).
     #[inline(always)]
     fn ladder(x: F) -> Self {
-        let mut cur = Self::splat(x);
-        let mut i = 0;
-        while 1 << i < Self::W {
-            let mut mask = 0u8;
-            for j in 0..Self::W {
-                mask |= (((Self::W - 1 - j) >> i & 1) as u8) << j;
-            }
-            cur = cur.mul_chain(cur.lane0_or_one(mask));
-            i += 1;
-        }
-        cur
+        lane_ladder(x)
+    }
+
+    /// `self`^2 for a value whose lanes are all equal (a splat power of a power chain): every
+    /// lane of the result is that square. A lane type may square fewer lanes and broadcast.
+    #[inline(always)]
+    fn square_splat(self) -> Self {
+        self.square_chain()
     }
 
     /// The sum of the lanes (of a reduced value).
@@ -541,6 +538,23 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
         }
         sum
     }
+}
+
+/// [`Lanes::ladder`] on all W lanes: lg W products, each lane multiplied by x^(2^i) (lane 0's
+/// value after step i) where bit i of W - 1 - j is set.
+#[inline(always)]
+pub(crate) fn lane_ladder<F: PrimeField, V: Lanes<F>>(x: F) -> V {
+    let mut cur = V::splat(x);
+    let mut i = 0;
+    while 1 << i < V::W {
+        let mut mask = 0u8;
+        for j in 0..V::W {
+            mask |= (((V::W - 1 - j) >> i & 1) as u8) << j;
+        }
+        cur = cur.mul_chain(cur.lane0_or_one(mask));
+        i += 1;
+    }
+    cur
 }
 
 /// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor

@@ -14,7 +14,7 @@ mod twolevel;
 
 #[cfg(test)]
 pub(crate) use decbrw::WEIGHT_ENTRIES;
-pub(crate) use decbrw::{DecLanes, DecPeriods, Halves, Lanes, WeightTable};
+pub(crate) use decbrw::{lane_ladder, DecLanes, DecPeriods, Halves, Lanes, WeightTable};
 pub(crate) use hash2l::{
     end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
     vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, WIDE_FROM,

@@ -91,9 +91,9 @@ impl<V: Field> ExactPowers<V> {
         let more = vectors > g;
         // s_i = x^(2^i W) in every lane: for the table below g, and for x^(W g).
         let needs = |i: u32| (1 << i) < g || (more && (1 << i) <= g);
-        let mut s1 = if needs(1) { s0.square_chain() } else { V::ZERO };
-        let mut s2 = if needs(2) { s1.square_chain() } else { V::ZERO };
-        let mut s3 = if needs(3) { s2.square_chain() } else { V::ZERO };
+        let mut s1 = if needs(1) { s0.square_splat() } else { V::ZERO };
+        let mut s2 = if needs(2) { s1.square_splat() } else { V::ZERO };
+        let mut s3 = if needs(3) { s2.square_splat() } else { V::ZERO };
         // P_k = P_(k - 2^i) x^(2^i W) for 2^i <= k < 2^(i+1).
         let p1 = power_below(g, 1, p0, s0);
         let p2 = power_below(g, 2, p0, s1);
@@ -208,7 +208,7 @@ impl<V: Field> ShortPowers<V> {
             p1 = p0.mul_chain(s0);
         }
         if g >= 3 || vectors > g {
-            let mut s1 = s0.square_chain();
+            let mut s1 = s0.square_splat();
             if g >= 3 {
                 p2 = p0.mul_chain(s1);
             }
@@ -218,7 +218,7 @@ impl<V: Field> ShortPowers<V> {
             if vectors > g {
                 // x^(W g) for g = 4: groups of 4 once there are more than 4 vector blocks.
                 debug_assert_eq!(g, 4);
-                step = s1.square_chain();
+                step = s1.square_splat();
             }
             s1.zeroize();
         }

@@ -9,8 +9,8 @@ use core::arch::x86_64::*;
 
 use super::radix26::{avx2, avx512};
 use super::radix44::{ifma4, ifma8, load1271_x8};
-use crate::construct::Halves;
-use crate::field::{Fp1271, Fp1305};
+use crate::construct::{Halves, Lanes};
+use crate::field::{Field, Fp1271, Fp1305, PrimeField};
 
 #[inline(always)]
 fn join(lo: __m256i, hi: __m256i) -> __m512i {
@@ -23,6 +23,44 @@ fn low_to_high(a: __m512i) -> __m512i {
 #[inline(always)]
 fn upper(a: __m512i) -> __m256i {
     unsafe { _mm512_extracti64x4_epi64::<1>(a) }
+}
+#[inline(always)]
+fn lower(a: __m512i) -> __m256i {
+    unsafe { _mm512_castsi512_si256(a) }
+}
+/// `a` in both halves.
+#[inline(always)]
+fn twice(a: __m256i) -> __m512i {
+    unsafe { _mm512_broadcast_i64x4(a) }
+}
+
+/// The 8-lane power ladder and splat squares from 4 lanes. Zen 4 runs a zmm multiply-add as
+/// two ymm halves, so a product costs by its width: the 8-lane ladder's three zmm products
+/// (lanes multiplied by 1 in half of them) become two 4-lane ladder steps and one 4-lane
+/// product, and a square of a splat value squares one ymm and broadcasts it.
+impl<const K: u64> ifma8::L44<K> {
+    /// Lanes 4-7 = x^4 .. x (the 4-lane ladder), lanes 0-3 = those times x^4.
+    #[inline(always)]
+    pub(crate) fn ladder_limbs<F: PrimeField>(x: F) -> Self
+    where
+        ifma4::L44<K>: Lanes<F>,
+    {
+        let low = <ifma4::L44<K> as Lanes<F>>::ladder(x);
+        let high = low.mul_chain(low.lane0_or_one(0xf));
+        ifma8::L44([
+            join(high.0[0], low.0[0]),
+            join(high.0[1], low.0[1]),
+            join(high.0[2], low.0[2]),
+        ])
+    }
+
+    /// The square of lanes 0-3 (all equal), broadcast to the 8 lanes.
+    #[inline(always)]
+    pub(crate) fn square_splat_limbs(self) -> Self {
+        let low = ifma4::L44::<K>([lower(self.0[0]), lower(self.0[1]), lower(self.0[2])]);
+        let sq = low.square_chain();
+        ifma8::L44([twice(sq.0[0]), twice(sq.0[1]), twice(sq.0[2])])
+    }
 }
 
 /// The low and high words of 4 16-byte blocks at `lo` and 4 at `hi` (64 bytes each): two

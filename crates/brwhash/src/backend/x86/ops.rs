@@ -22,6 +22,16 @@ macro_rules! lane_conversions {
         fn shift_up(self, z: usize) -> Self {
             self.shift_up_limbs(z)
         }
+
+        #[inline(always)]
+        fn ladder(x: $field) -> Self {
+            Self::ladder_limbs(x)
+        }
+
+        #[inline(always)]
+        fn square_splat(self) -> Self {
+            self.square_splat_limbs()
+        }
     };
     ($field:ty) => {
         #[inline(always)]

@@ -677,5 +677,21 @@ radix44_width!(
     strided_whole = strided_whole_x8
 );
 
+/// The 4-lane power ladder and splat squares: all lanes, as `Lanes`' defaults do.
+impl<const K: u64> ifma4::L44<K> {
+    #[inline(always)]
+    fn ladder_limbs<F: PrimeField>(x: F) -> Self
+    where
+        Self: Lanes<F>,
+    {
+        crate::construct::lane_ladder(x)
+    }
+
+    #[inline(always)]
+    fn square_splat_limbs(self) -> Self {
+        self.square_chain()
+    }
+}
+
 pub(crate) use ifma4::{Fp1271xW as Fp1271x4i, Fp1305xW as Fp1305x4i};
 pub(crate) use ifma8::{Fp1271xW as Fp1271x8i, Fp1305xW as Fp1305x8i};

@@ -1,5 +1,5 @@
-//! Lane operations that the byte-level tests reach only indirectly: the power ladder of
-//! one-shot polyHash and the lane sum, on every lane type the CPU can run, against scalar
+//! Lane operations that the byte-level tests reach only indirectly: the power ladder and
+//! splat squares of one-shot polyHash and the lane sum, on every lane type the CPU can run, against scalar
 //! arithmetic.
 
 use super::*;
@@ -44,6 +44,15 @@ macro_rules! lane_test {
                     for (j, l) in lanes[..w].iter().enumerate() {
                         let want = if j < z { F::ZERO } else { xw[w - 1 - (j - z)] };
                         assert_eq!(l.to_digest(), want.to_digest(), "shift {z} lane {j}");
+                    }
+                }
+                // The square of a splat power, in every lane: x^2, then x^4 from it (an
+                // unreduced-limb input, as in the power chain).
+                let x2 = V::<F>::splat(x).square_splat();
+                for (want, sq) in [(xw[1], x2), (xw[3], x2.square_splat())] {
+                    sq.store(&mut lanes[..w]);
+                    for (j, l) in lanes[..w].iter().enumerate() {
+                        assert_eq!(l.to_digest(), want.to_digest(), "splat square lane {j}");
                     }
                 }
                 // The lane sum of the powers.
