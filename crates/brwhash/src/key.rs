@@ -1045,6 +1045,7 @@ fn with_lane_table<F: SimdPrime>(
                 SimdState::<F>::poly_table(alg, backend, xw).map(zeroize::Zeroizing::new);
         }
         p.weights = SimdState::<F>::weight_table(alg, backend, &p);
+        p.dec_linear = SimdState::<F>::linear_table(alg, backend, &p);
     }
     p
 }
@@ -1053,6 +1054,11 @@ fn with_lane_table<F: SimdPrime>(
 /// code for the algorithm and the message is past the backend's crossover length, else by
 /// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
+    if let (Family::DecBrwHash(c, _), Some(t)) = (key.alg.family(), &p.dec_linear) {
+        if let Some(v) = SimdState::<F>::dec_linear(key.backend, t, p.x(), c as usize, msg) {
+            return Some(v);
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
         if let Family::DecBrwHash(c, _) = key.alg.family() {

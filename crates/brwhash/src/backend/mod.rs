@@ -766,6 +766,54 @@ impl<F: SimdPrime> SimdState<F> {
         }
     }
 
+    /// The lane weights a c-decBRWHash key (c <= 8) caches for messages of at most 2c
+    /// blocks (`construct::WeightTable::linear`) on `backend`, from its pair weights: on
+    /// IFMA, whose 8 lanes take such a message in one or two vector products.
+    pub fn linear_table(
+        alg: Algorithm,
+        backend: Backend,
+        p: &Powers<F>,
+    ) -> Option<crate::construct::WeightTable> {
+        let c = match alg.family() {
+            Family::DecBrwHash(c @ 1..=8, _) => c as usize,
+            _ => return None,
+        };
+        let pairs = p.dec_pairs.as_deref()?;
+        match Plan::of(alg, backend)? {
+            // SAFETY: as in `poly_one_shot`.
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Ifma4 | Lanes::Ifma8) | Plan::DecPeriods(Lanes::Ifma8) => {
+                Some(unsafe { x86::linear_weights_ifma8(p.x(), c, pairs) })
+            }
+            _ => {
+                let _ = (c, pairs);
+                None
+            }
+        }
+    }
+
+    /// c-decBRWHash of a message of 1 ..= 2c blocks with a key's
+    /// [`linear_table`](Self::linear_table) (`None` for other lengths or tables).
+    #[inline]
+    pub fn dec_linear(
+        backend: Backend,
+        t: &crate::construct::WeightTable,
+        x: F,
+        c: usize,
+        msg: &[u8],
+    ) -> Option<F> {
+        match backend {
+            // SAFETY: a key holds a linear table only for an IFMA plan, and its backend
+            // passed `Backend::check`, so the CPU has the entry point's features.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => unsafe { x86::dec_linear_ifma8(t, x, c, msg) },
+            _ => {
+                let _ = (t, x, c, msg);
+                None
+            }
+        }
+    }
+
     /// Bytes a stream holds before it builds its SIMD state: a message up to this length is
     /// finished by the whole-message code, whose set-up costs less than a streaming state's
     /// plus the copy. Measured with `brwhash bench --mode stream` (4 KiB updates, TSC

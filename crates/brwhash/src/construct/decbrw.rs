@@ -217,6 +217,16 @@ pub(crate) struct WeightTable {
     lanes: usize,
     words_per: usize,
     words: zeroize::Zeroizing<Vec<u64>>,
+    /// Where the entries start in `words`: on a 64-byte line (a vector load split across two
+    /// lines cost a short message about 30 TSC cycles in half the processes).
+    start: usize,
+}
+
+/// `n` zeroed words from a 64-byte boundary of a vector a little longer, and where they start.
+fn line_aligned_words(n: usize) -> (zeroize::Zeroizing<Vec<u64>>, usize) {
+    let words = zeroize::Zeroizing::new(vec![0u64; n + 7]);
+    let start = (words.as_ptr() as usize / 8).wrapping_neg() % 8;
+    (words, start)
 }
 
 impl WeightTable {
@@ -263,6 +273,7 @@ impl WeightTable {
             lanes: V::W,
             words_per: V::WORDS,
             words,
+            start: 0,
         })
     }
 
@@ -273,9 +284,111 @@ impl WeightTable {
             return None;
         }
         self.words
-            .get(j * V::WORDS..(j + 1) * V::WORDS)
+            .get(self.start + j * V::WORDS..self.start + (j + 1) * V::WORDS)
             .map(V::from_words)
     }
+}
+
+/// A key's lane weights of c-decBRWHash messages of at most two blocks per stream (c <= 8,
+/// 1 ..= 2c blocks), in `V`'s lanes: such a message is linear in its blocks
+/// (`scalar::dec_single`, `scalar::pair_exponent`), so it takes a vector product per W
+/// blocks against these weights, one reduction and a lane sum, where the stream lanes would
+/// run a BRW level per block and combine (a chain of products on a short message) and
+/// scalar code one product per block. The vectors: the weights of at most c blocks
+/// (block i: x^(2(c - i))), then those of c + 1 ..= 2c (block i: `pairs[i]`), W blocks per
+/// vector, zero past the last block.
+impl WeightTable {
+    #[inline(always)]
+    pub(crate) fn linear<F: PrimeField, V: Lanes<F>>(x: F, c: usize, pairs: &[F; 16]) -> Self {
+        debug_assert!((1..=8).contains(&c));
+        let w = V::W;
+        let (single, double) = (c.div_ceil(w), (2 * c).div_ceil(w));
+        let (mut all, start) = line_aligned_words((single + double) * V::WORDS);
+        let words = &mut all[start..start + (single + double) * V::WORDS];
+        let mut lanes = [F::ZERO; 16];
+        // x^(2(c - i)) for i < c: the powers of x^2 from the last block back.
+        let mut x2 = x.square();
+        let mut e = x2;
+        for i in (0..c).rev() {
+            lanes[i] = e;
+            if i > 0 {
+                e = e.mul(x2);
+            }
+        }
+        for (v, out) in words[..single * V::WORDS]
+            .chunks_exact_mut(V::WORDS)
+            .enumerate()
+        {
+            V::from_lanes(&lanes[v * w..(v + 1) * w]).to_words(out);
+        }
+        lanes.zeroize();
+        lanes[..2 * c].copy_from_slice(&pairs[..2 * c]);
+        for (v, out) in words[single * V::WORDS..]
+            .chunks_exact_mut(V::WORDS)
+            .enumerate()
+        {
+            V::from_lanes(&lanes[v * w..(v + 1) * w]).to_words(out);
+        }
+        lanes.zeroize();
+        x2.zeroize();
+        e.zeroize();
+        WeightTable {
+            lanes: w,
+            words_per: V::WORDS,
+            words: all,
+            start,
+        }
+    }
+}
+
+/// Bytes up to which a message with a key stays in scalar code rather than
+/// [`dec_linear_lanes`] (one or two blocks: a product or two). Private timing loop, IFMA
+/// lanes (8, zmm) vs the path before them (scalar to 112-225 B, then the stream lanes), TSC
+/// cycles per message with a key: 8-decBRWHash1305 16 B 67 vs 51, 32 B 67 vs 62, 48 B 67 vs
+/// 76, 64 B 68 vs 84, 128 B 69 vs 129, 160 B 83 vs 146, 256 B 86 vs 134; 4-decBRWHash1305
+/// 32 B 66 vs 61, 48 B 67 vs 74, 96 B 69 vs 104, 128 B 69 vs 108; 8-decBRWHash1271 16 B 59
+/// vs 55, 32 B 59 vs 60, 64 B 61 vs 69, 240 B 76 vs 142; 4-decBRWHash1271 32 B 60 vs 58,
+/// 48 B 61 vs 68, 120 B 61 vs 81.
+const LINEAR_FROM: usize = 32;
+
+/// c-decBRWHash of `msg` (1 ..= 2c blocks, past [`LINEAR_FROM`] bytes) with a key's
+/// [`WeightTable::linear`]: x L plus the sum of the blocks (pad2) times their weights, or
+/// `None` for another length or a table of other lanes.
+#[inline(always)]
+pub(crate) fn dec_linear_lanes<F: PrimeField, V: Halves<F>>(
+    t: &WeightTable,
+    x: F,
+    c: usize,
+    msg: &[u8],
+) -> Option<F> {
+    let (w, b, n) = (V::W, F::BLOCK, msg.len());
+    if n <= LINEAR_FROM || n > 2 * c * b || n > 2 * w * b || !(1..=8).contains(&c) {
+        return None;
+    }
+    // Straight-line code for one or two vectors: a loop kept the sums on the stack.
+    let first = if n <= c * b { 0 } else { c.div_ceil(w) };
+    let two = n > w * b;
+    let w0 = t.get::<F, V>(first)?;
+    let w1 = if two {
+        t.get::<F, V>(first + 1)?
+    } else {
+        V::ZERO
+    };
+    let m0 = if two {
+        V::load(&msg[..w * b], false)
+    } else {
+        V::load_tail(msg, 0)
+    };
+    let mut sum = m0.mul_wide(w0);
+    if two {
+        sum = V::wide_add(sum, V::load_tail(msg, w * b).mul_wide(w1));
+    }
+    let length = F::from_u64((n as u64).wrapping_mul(8));
+    Some(
+        V::reduce(sum)
+            .sum_lanes()
+            .add(F::reduce(x.mul_block_wide(length))),
+    )
 }
 
 #[cfg(test)]
@@ -925,6 +1038,13 @@ pub(crate) trait Halves<F: PrimeField>: Lanes<F> {
     fn low_to_high(w: Self::Wide) -> Self::Wide;
     /// Lanes 4-7 as a 4-lane value.
     fn upper_wide(w: Self::Wide) -> <Self::Half as Field>::Wide;
+    /// The W blocks (pad2, no marker) of `F::BLOCK` bytes from `at` of `bytes`, zero-padded
+    /// where `bytes` ends and zero past it: `load_strided` with stride `F::BLOCK`, which a
+    /// type may do faster.
+    #[inline(always)]
+    fn load_tail(bytes: &[u8], at: usize) -> Self {
+        Self::load_strided(bytes, at, F::BLOCK)
+    }
 }
 
 /// Most chunks (4 blocks of each stream) in each half of a [`DecPeriods`] period: one extra

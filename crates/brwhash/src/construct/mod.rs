@@ -14,7 +14,9 @@ mod twolevel;
 
 #[cfg(test)]
 pub(crate) use decbrw::WEIGHT_ENTRIES;
-pub(crate) use decbrw::{lane_ladder, DecLanes, DecPeriods, Halves, Lanes, WeightTable};
+pub(crate) use decbrw::{
+    dec_linear_lanes, lane_ladder, DecLanes, DecPeriods, Halves, Lanes, WeightTable,
+};
 pub(crate) use hash2l::{
     end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
     vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, WIDE_FROM,
@@ -79,6 +81,9 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     /// c <= 8): entry i is the power of x that weighs block i (`scalar::dec_pair_weights`),
     /// so that such a message is independent products and one reduction.
     pub dec_pairs: Option<Box<[F; 16]>>,
+    /// A SIMD backend's lane weights of c-decBRWHash messages of at most two blocks per
+    /// stream (`WeightTable::linear`).
+    pub dec_linear: Option<WeightTable>,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -127,6 +132,7 @@ impl<F: Field, const S: usize> Powers<F, S> {
             lane_table: None,
             weights: None,
             dec_pairs: None,
+            dec_linear: None,
         }
     }
 

@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::radix26::{avx2, avx512};
-use super::radix44::{ifma4, ifma8, load1271_x8};
+use super::radix44::{ifma4, ifma8, load1271_x8, load1271_x8_masked};
 use crate::construct::{Halves, Lanes};
 use crate::field::{Field, Fp1271, Fp1305, PrimeField};
 
@@ -32,6 +32,41 @@ fn lower(a: __m512i) -> __m256i {
 #[inline(always)]
 fn twice(a: __m256i) -> __m512i {
     unsafe { _mm512_broadcast_i64x4(a) }
+}
+
+/// The low `n` bits set (n <= 64): a byte mask for a masked load of n bytes.
+#[inline(always)]
+fn byte_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// Whether 64-byte masked loads from `bytes`, every `step` bytes, each selecting what is
+/// left of `bytes` (at most `step` bytes), have their masked-out bytes on the page of a byte
+/// they select, so on a mapped page: AMD CPUs take an assist of thousands of cycles for a
+/// masked-out byte on an unmapped one. (The branch is on the address and length, not on
+/// secret data.)
+#[inline(always)]
+fn masked_loads_in_pages(bytes: &[u8], step: usize) -> bool {
+    let p = bytes.as_ptr() as usize;
+    (0..bytes.len()).step_by(step).all(|at| {
+        let last = at + (bytes.len() - at).min(step) - 1;
+        (p + at + 63) / 4096 == (p + last) / 4096
+    })
+}
+
+/// `load_strided` with stride `F::BLOCK`, out of line: where a tail's masked window would
+/// cross a page. Its copies of short blocks are calls, and with them inlined the caller kept
+/// its vectors on the stack: a short 8-decBRWHash1305 message with a key then took 69 or
+/// 101 TSC cycles as the stack's alignment fell, 66 without them.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+fn tail_by_blocks<F: PrimeField, V: Lanes<F>>(bytes: &[u8], at: usize) -> V {
+    V::load_strided(bytes, at, F::BLOCK)
 }
 
 /// The 8-lane power ladder and splat squares from 4 lanes. Zen 4 runs a zmm multiply-add as
@@ -84,7 +119,7 @@ fn words1305_pair(lo: &[u8], hi: &[u8]) -> (__m512i, __m512i) {
 macro_rules! halves {
     (
         $field:ty, $eight:ident::$ty8:ident<$k:literal>, $four:ident,
-        limbs = $n:literal, wide = $m:literal $(, $load_pair:item)?
+        limbs = $n:literal, wide = $m:literal $(, $method:item)*
     ) => {
         impl Halves<$field> for $eight::$ty8<$k> {
             type Half = $four::$ty8<$k>;
@@ -116,7 +151,7 @@ macro_rules! halves {
                 $four::Wide(r)
             }
 
-            $($load_pair)?
+            $($method)*
         }
     };
 }
@@ -130,6 +165,36 @@ halves!(
     #[inline(always)]
     fn load_pair(lo: &[u8], hi: &[u8]) -> Self {
         let (l, h) = words1305_pair(lo, hi);
+        ifma8::L44(ifma8::split(l, h, 0))
+    },
+    /// Two masked loads of the 128 bytes from `at` (no copy per block).
+    #[inline(always)]
+    fn load_tail(bytes: &[u8], at: usize) -> Self {
+        let rest = &bytes[at.min(bytes.len())..];
+        let rest = &rest[..rest.len().min(128)];
+        if rest.is_empty() || !masked_loads_in_pages(rest, 64) {
+            // SAFETY: lane types of IFMA run only inside its entry points.
+            return unsafe { tail_by_blocks::<_, Self>(bytes, at) };
+        }
+        let n = rest.len().min(128);
+        let p = rest.as_ptr();
+        // SAFETY: the masks select the n bytes of `rest` from `p` and nothing past them; the
+        // masked-out bytes lie on pages of selected bytes (`masked_loads_in_pages`). The
+        // second load runs only where `rest` reaches it.
+        let (l, h) = unsafe {
+            let a = _mm512_maskz_loadu_epi8(byte_mask(n), p as *const i8);
+            let b = if n > 64 {
+                _mm512_maskz_loadu_epi8(byte_mask(n - 64), p.add(64) as *const i8)
+            } else {
+                _mm512_setzero_si512()
+            };
+            let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+            let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+            (
+                _mm512_permutex2var_epi64(a, even, b),
+                _mm512_permutex2var_epi64(a, odd, b),
+            )
+        };
         ifma8::L44(ifma8::split(l, h, 0))
     }
 );
@@ -145,6 +210,29 @@ halves!(
         let (lo, hi) = (&lo[..60], &hi[..60]);
         // SAFETY: each slice holds the 60 bytes its masked load reads.
         let (l, h) = unsafe { load1271_x8(lo.as_ptr(), hi.as_ptr()) };
+        ifma8::L44(ifma8::split(l, h, 0))
+    },
+    /// Two masked loads of the 120 bytes from `at` (no copy per block).
+    #[inline(always)]
+    fn load_tail(bytes: &[u8], at: usize) -> Self {
+        let rest = &bytes[at.min(bytes.len())..];
+        let rest = &rest[..rest.len().min(120)];
+        if rest.is_empty() || !masked_loads_in_pages(rest, 60) {
+            // SAFETY: lane types of IFMA run only inside its entry points.
+            return unsafe { tail_by_blocks::<_, Self>(bytes, at) };
+        }
+        let n = rest.len().min(120);
+        let p = rest.as_ptr();
+        // SAFETY: as for 2^130 - 5: the masks select the n bytes of `rest` and nothing past
+        // them, on pages of selected bytes; the second pointer is formed only where `rest`
+        // reaches it.
+        let (l, h) = unsafe {
+            if n > 60 {
+                load1271_x8_masked(p, byte_mask(60), p.add(60), byte_mask(n - 60))
+            } else {
+                load1271_x8_masked(p, byte_mask(n), p, 0)
+            }
+        };
         ifma8::L44(ifma8::split(l, h, 0))
     }
 );

@@ -316,6 +316,25 @@ macro_rules! weights_entry {
     };
 }
 
+/// A c-decBRWHash key's weights of messages of at most 2c blocks on 8 IFMA lanes
+/// (`construct::WeightTable::linear`).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+pub(crate) fn linear_weights_ifma8<F: X86Lanes>(x: F, c: usize, pairs: &[F; 16]) -> WeightTable {
+    WeightTable::linear::<F, F::I8>(x, c, pairs)
+}
+
+/// c-decBRWHash of a message of at most 2c blocks from those weights
+/// (`construct::dec_linear_lanes`).
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+pub(crate) fn dec_linear_ifma8<F: X86Lanes>(
+    t: &WeightTable,
+    x: F,
+    c: usize,
+    msg: &[u8],
+) -> Option<F> {
+    crate::construct::dec_linear_lanes::<F, F::I8>(t, x, c, msg)
+}
+
 weights_entry!("avx2", weights_avx2, X4);
 weights_entry!("avx512f", weights_avx512, X8);
 weights_entry!(

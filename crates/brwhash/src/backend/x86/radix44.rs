@@ -98,11 +98,22 @@ pub(crate) unsafe fn load1271_x8(
     a: *const u8,
     b: *const u8,
 ) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+    load1271_x8_masked(a, (1 << 60) - 1, b, (1 << 60) - 1)
+}
+
+/// [`load1271_x8`] reading the bytes of `a` and `b` that the masks select (zero elsewhere).
+#[inline(always)]
+pub(crate) unsafe fn load1271_x8_masked(
+    a: *const u8,
+    mask_a: u64,
+    b: *const u8,
+    mask_b: u64,
+) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
     use core::arch::x86_64::*;
     const LO: [u8; 64] = gather_index::<64>(false, 4, 64);
     const HI: [u8; 64] = gather_index::<64>(true, 4, 64);
-    let x = _mm512_maskz_loadu_epi8((1 << 60) - 1, a as *const i8);
-    let y = _mm512_maskz_loadu_epi8((1 << 60) - 1, b as *const i8);
+    let x = _mm512_maskz_loadu_epi8(mask_a, a as *const i8);
+    let y = _mm512_maskz_loadu_epi8(mask_b, b as *const i8);
     let lo_idx = _mm512_loadu_si512(LO.as_ptr() as *const __m512i);
     let hi_idx = _mm512_loadu_si512(HI.as_ptr() as *const __m512i);
     let lo = _mm512_permutex2var_epi8(x, lo_idx, y);

@@ -104,3 +104,47 @@ lane_test!(
     crate::Backend::Ifma,
     I8
 );
+
+/// `Halves::load_tail` (masked loads, or block by block where a masked-out byte would lie on
+/// another page) against `load_strided`, for tails ending anywhere near a page's end.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+fn check_load_tail<F: X86Lanes>() {
+    use crate::construct::Halves;
+    type V<F> = <F as X86Lanes>::I8;
+    let w = <V<F> as Lanes<F>>::W;
+    let mut buf = vec![0u8; 3 * 4096];
+    let page = (4096 - buf.as_ptr() as usize % 4096) % 4096;
+    for (i, b) in buf.iter_mut().enumerate() {
+        *b = (i * 151 + 3) as u8;
+    }
+    let span = 2 * w * F::BLOCK;
+    for end in (4096 - span - 8)..(4096 + 8) {
+        for len in [1, 15, 16, 17, 60, 64, 65, 100, 120, 127, 128, 130, span] {
+            let Some(start) = (page + end).checked_sub(len) else {
+                continue;
+            };
+            let bytes = &buf[start..page + end];
+            for at in [0, w * F::BLOCK].into_iter().filter(|&at| at < len) {
+                let (mut got, mut want) = ([F::ZERO; 8], [F::ZERO; 8]);
+                V::<F>::load_tail(bytes, at).store(&mut got[..w]);
+                V::<F>::load_strided(bytes, at, F::BLOCK).store(&mut want[..w]);
+                for j in 0..w {
+                    assert_eq!(got[j].to_digest(), want[j].to_digest(), "{len} {at} {j}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn load_tail_ifma8() {
+    if !crate::Backend::Ifma.cpu_supports() {
+        eprintln!("skipped: this CPU lacks ifma");
+        return;
+    }
+    // SAFETY: the CPU has the backend's features (checked above).
+    unsafe {
+        check_load_tail::<Fp1305>();
+        check_load_tail::<Fp1271>();
+    }
+}
