@@ -58,15 +58,62 @@ fn masked_loads_in_pages(bytes: &[u8], step: usize) -> bool {
     })
 }
 
-/// `load_strided` with stride `F::BLOCK`, out of line: where a tail's masked window would
-/// cross a page. Its copies of short blocks are calls, and with them inlined the caller kept
-/// its vectors on the stack: a short 8-decBRWHash1305 message with a key then took 69 or
-/// 101 TSC cycles as the stack's alignment fell, 66 without them.
+/// `Halves::load_tail` from a zeroed copy of the tail, out of line: where a tail's masked
+/// window would cross a page. The copy is a call, and inlined it made the caller keep its
+/// vectors on the stack: a short 8-decBRWHash1305 message with a key then took 69 or 101 TSC
+/// cycles as the stack's alignment fell, 66 without it.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
 fn tail_by_blocks<F: PrimeField, V: Lanes<F>>(bytes: &[u8], at: usize) -> V {
-    V::load_strided(bytes, at, F::BLOCK)
+    let whole = V::W * F::BLOCK;
+    let rest = &bytes[at.min(bytes.len())..];
+    let rest = &rest[..rest.len().min(whole)];
+    let mut copy = [0u8; 128];
+    copy[..rest.len()].copy_from_slice(rest);
+    V::load(&copy[..whole], false)
+}
+
+/// `Halves::load_tail` on 8 IFMA lanes: two masked loads of 4 blocks each (64 bytes of
+/// 16-byte blocks, 60 of 15-byte ones), where their masked-out bytes lie on pages of bytes
+/// they read; else block by block, out of line.
+#[inline(always)]
+fn ifma8_tail<F: PrimeField, const K: u64>(bytes: &[u8], at: usize) -> ifma8::L44<K>
+where
+    ifma8::L44<K>: Lanes<F>,
+{
+    let step = 4 * F::BLOCK;
+    let rest = &bytes[at.min(bytes.len())..];
+    let rest = &rest[..rest.len().min(2 * step)];
+    if rest.is_empty() || !masked_loads_in_pages(rest, step) {
+        // SAFETY: lane types of IFMA run only inside its entry points.
+        return unsafe { tail_by_blocks::<F, _>(bytes, at) };
+    }
+    let (n, p) = (rest.len(), rest.as_ptr());
+    let second = n > step;
+    let (mask_a, mask_b) = (
+        byte_mask(n.min(step)),
+        if second { byte_mask(n - step) } else { 0 },
+    );
+    // SAFETY: the masks select the n bytes of `rest` and nothing past them, and the masked-out
+    // bytes lie on pages of selected bytes (`masked_loads_in_pages`); the second pointer is
+    // formed only where `rest` reaches it (else its load, at `p`, selects nothing).
+    let (l, h) = unsafe {
+        let b = if second { p.add(step) } else { p };
+        if F::BLOCK == 16 {
+            let x = _mm512_maskz_loadu_epi8(mask_a, p as *const i8);
+            let y = _mm512_maskz_loadu_epi8(mask_b, b as *const i8);
+            let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+            let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+            (
+                _mm512_permutex2var_epi64(x, even, y),
+                _mm512_permutex2var_epi64(x, odd, y),
+            )
+        } else {
+            load1271_x8_masked(p, mask_a, b, mask_b)
+        }
+    };
+    ifma8::L44(ifma8::split(l, h, 0))
 }
 
 /// The 8-lane power ladder and splat squares from 4 lanes. Zen 4 runs a zmm multiply-add as
@@ -170,32 +217,7 @@ halves!(
     /// Two masked loads of the 128 bytes from `at` (no copy per block).
     #[inline(always)]
     fn load_tail(bytes: &[u8], at: usize) -> Self {
-        let rest = &bytes[at.min(bytes.len())..];
-        let rest = &rest[..rest.len().min(128)];
-        if rest.is_empty() || !masked_loads_in_pages(rest, 64) {
-            // SAFETY: lane types of IFMA run only inside its entry points.
-            return unsafe { tail_by_blocks::<_, Self>(bytes, at) };
-        }
-        let n = rest.len().min(128);
-        let p = rest.as_ptr();
-        // SAFETY: the masks select the n bytes of `rest` from `p` and nothing past them; the
-        // masked-out bytes lie on pages of selected bytes (`masked_loads_in_pages`). The
-        // second load runs only where `rest` reaches it.
-        let (l, h) = unsafe {
-            let a = _mm512_maskz_loadu_epi8(byte_mask(n), p as *const i8);
-            let b = if n > 64 {
-                _mm512_maskz_loadu_epi8(byte_mask(n - 64), p.add(64) as *const i8)
-            } else {
-                _mm512_setzero_si512()
-            };
-            let even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
-            let odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
-            (
-                _mm512_permutex2var_epi64(a, even, b),
-                _mm512_permutex2var_epi64(a, odd, b),
-            )
-        };
-        ifma8::L44(ifma8::split(l, h, 0))
+        ifma8_tail::<Fp1305, 20>(bytes, at)
     }
 );
 halves!(
@@ -215,25 +237,7 @@ halves!(
     /// Two masked loads of the 120 bytes from `at` (no copy per block).
     #[inline(always)]
     fn load_tail(bytes: &[u8], at: usize) -> Self {
-        let rest = &bytes[at.min(bytes.len())..];
-        let rest = &rest[..rest.len().min(120)];
-        if rest.is_empty() || !masked_loads_in_pages(rest, 60) {
-            // SAFETY: lane types of IFMA run only inside its entry points.
-            return unsafe { tail_by_blocks::<_, Self>(bytes, at) };
-        }
-        let n = rest.len().min(120);
-        let p = rest.as_ptr();
-        // SAFETY: as for 2^130 - 5: the masks select the n bytes of `rest` and nothing past
-        // them, on pages of selected bytes; the second pointer is formed only where `rest`
-        // reaches it.
-        let (l, h) = unsafe {
-            if n > 60 {
-                load1271_x8_masked(p, byte_mask(60), p.add(60), byte_mask(n - 60))
-            } else {
-                load1271_x8_masked(p, byte_mask(n), p, 0)
-            }
-        };
-        ifma8::L44(ifma8::split(l, h, 0))
+        ifma8_tail::<Fp1271, 32>(bytes, at)
     }
 );
 halves!(
