@@ -22,8 +22,7 @@ impl zeroize::Zeroize for Fp1271 {
 /// n products has `top` < n). Whole 128-bit halves with the carries propagated, so a
 /// product is four 64-bit multiplications and four 128-bit additions, a sum five word
 /// additions, and the reduction folds `2^128 = 2 (mod p)` once. (Four 128-bit columns of
-/// 64-bit halves, the general form in `super::Cols`, took about twice the instructions per
-/// product and reduction.)
+/// 64-bit halves took about twice the instructions per product and reduction.)
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Wide1271 {
     lo: u128,

@@ -28,7 +28,7 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     const ZERO: Self;
 
     /// How many values of the size of one product (reduced values count as negligible) may be
-    /// summed unreduced. The scalar fields have at least 2^58; SIMD lanes far fewer.
+    /// summed unreduced. The scalar fields have at least 2^56; SIMD lanes far fewer.
     const WIDE_SUM_LIMIT: usize = 1 << 20;
 
     /// Field addition (prime fields: partially reduced; binary fields: XOR).
@@ -36,7 +36,7 @@ pub trait Field: Copy + Default + zeroize::Zeroize + 'static {
     /// The product, not yet reduced.
     fn mul_wide(self, rhs: Self) -> Self::Wide;
     /// Sum of two unreduced values. Callers keep sums far below the headroom
-    /// (at least 2^58 products for every field here).
+    /// (at least 2^56 products for every field here).
     fn wide_add(a: Self::Wide, b: Self::Wide) -> Self::Wide;
     /// An element as an unreduced value (to add it to a sum of products).
     fn widen(self) -> Self::Wide;
@@ -132,110 +132,6 @@ pub trait BinaryField: Field {
     fn write_bytes(self, out: &mut [u8]);
     /// The element `v * x^(8B-8)`: a value placed in the top byte (vecHash2L's k).
     fn top_byte(v: u8) -> Self;
-}
-
-/// An unreduced value of a prime field as column sums: column k is a sum of 64-bit words of
-/// weight 2^(64k), held in a `u128`. Products are written straight into columns and added
-/// column by column, without carry chains; `Cols::limbs` propagates the carries once, when
-/// the value is reduced. (A column overflows only after 2^64 words; the fields' products are
-/// below 2^262, so the value itself bounds how many can be summed: at least 2^58.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cols<const N: usize>(pub [u128; N]);
-
-impl<const N: usize> Default for Cols<N> {
-    fn default() -> Self {
-        Cols([0; N])
-    }
-}
-
-impl<const N: usize> zeroize::Zeroize for Cols<N> {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-#[inline(always)]
-fn lo(x: u128) -> u128 {
-    x as u64 as u128
-}
-
-#[inline(always)]
-fn hi(x: u128) -> u128 {
-    x >> 64
-}
-
-#[inline(always)]
-fn mul64(x: u64, y: u64) -> u128 {
-    x as u128 * y as u128
-}
-
-impl<const N: usize> Cols<N> {
-    #[inline(always)]
-    pub(crate) fn add(self, rhs: Self) -> Self {
-        let mut r = self.0;
-        for (a, b) in r.iter_mut().zip(rhs.0) {
-            *a += b;
-        }
-        Cols(r)
-    }
-
-    /// The value as five little-endian 64-bit limbs (it must fit).
-    #[inline(always)]
-    pub(crate) fn limbs(self) -> [u64; 5] {
-        let mut out = [0u64; 5];
-        let mut carry = 0u128;
-        for (limb, col) in out.iter_mut().zip(self.0) {
-            let t = col + carry;
-            *limb = t as u64;
-            carry = t >> 64;
-        }
-        if N < 5 {
-            out[N] = carry as u64;
-        }
-        debug_assert!(N < 5 || carry == 0, "value exceeds five limbs");
-        out
-    }
-}
-
-impl Cols<5> {
-    /// The 3 x 3 limb product, for top limbs below 2^32 (values below 2^160).
-    #[inline(always)]
-    pub(crate) fn mul3x3([a0, a1, a2]: [u64; 3], [b0, b1, b2]: [u64; 3]) -> Self {
-        debug_assert!(a2 >> 32 == 0 && b2 >> 32 == 0);
-        let (p00, p01, p02) = (mul64(a0, b0), mul64(a0, b1), mul64(a0, b2));
-        let (p10, p11, p12) = (mul64(a1, b0), mul64(a1, b1), mul64(a1, b2));
-        let (p20, p21) = (mul64(a2, b0), mul64(a2, b1));
-        Cols([
-            lo(p00),
-            hi(p00) + lo(p01) + lo(p10),
-            hi(p01) + hi(p10) + lo(p02) + lo(p11) + lo(p20),
-            hi(p02) + hi(p11) + hi(p20) + lo(p12) + lo(p21),
-            hi(p12) + hi(p21) + (a2 * b2) as u128,
-        ])
-    }
-
-    /// `a * (m0 + 2^64 m1 + 2^128 marker)` for a three-limb `a` (top limb below 2^32) and a
-    /// block whose top limb `marker` is 0 or 1: six multiplications, the marker's term added.
-    #[inline(always)]
-    pub(crate) fn mul_block3([a0, a1, a2]: [u64; 3], [m0, m1, marker]: [u64; 3]) -> Self {
-        debug_assert!(a2 >> 32 == 0 && marker <= 1);
-        let mask = 0u64.wrapping_sub(marker);
-        let (q00, q01, q02) = (mul64(m0, a0), mul64(m0, a1), mul64(m0, a2));
-        let (q10, q11, q12) = (mul64(m1, a0), mul64(m1, a1), mul64(m1, a2));
-        Cols([
-            lo(q00),
-            hi(q00) + lo(q01) + lo(q10),
-            hi(q01) + hi(q10) + lo(q02) + lo(q11) + (a0 & mask) as u128,
-            hi(q02) + hi(q11) + lo(q12) + (a1 & mask) as u128,
-            hi(q12) + (a2 & mask) as u128,
-        ])
-    }
-
-    /// A three-limb value.
-    #[inline(always)]
-    pub(crate) fn from_limbs([a0, a1, a2]: [u64; 3]) -> Self {
-        Cols([a0 as u128, a1 as u128, a2 as u128, 0, 0])
-    }
 }
 
 /// `bytes` (at most 16 of them) as a little-endian integer, by fixed-size reads that

@@ -122,6 +122,114 @@ fn fp1271_long_wide_sums() {
     }
 }
 
+/// GF(2^130 - 5) by a method that shares nothing with `Fp1305`'s: a value is (bits 0..128,
+/// bits 128..), reduced by comparing with p and subtracting, and a product is doubling and
+/// adding bit by bit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Ref1305(u128, u128);
+
+impl Ref1305 {
+    const P: Ref1305 = Ref1305(u128::MAX - 4, 3);
+
+    fn of(x: Fp1305) -> Ref1305 {
+        Ref1305(x.0[0] as u128 | (x.0[1] as u128) << 64, x.0[2] as u128).norm()
+    }
+    fn norm(mut self) -> Ref1305 {
+        while self.1 > 3 || (self.1 == 3 && self.0 >= Self::P.0) {
+            let (lo, borrow) = self.0.overflowing_sub(Self::P.0);
+            self = Ref1305(lo, self.1 - 3 - borrow as u128);
+        }
+        self
+    }
+    fn add(self, b: Ref1305) -> Ref1305 {
+        let (lo, carry) = self.0.overflowing_add(b.0);
+        Ref1305(lo, self.1 + b.1 + carry as u128).norm()
+    }
+    fn mul(self, b: Ref1305) -> Ref1305 {
+        let (a, b) = (self.norm(), b.norm());
+        let mut acc = Ref1305(0, 0);
+        for i in (0..130).rev() {
+            acc = acc.add(acc);
+            let bit = if i < 128 { b.0 >> i } else { b.1 >> (i - 128) };
+            if bit & 1 == 1 {
+                acc = acc.add(a);
+            }
+        }
+        acc
+    }
+}
+
+/// Products, squares, block products and long unreduced sums of 2^130 - 5 against
+/// [`Ref1305`], over the whole range a product accepts (`add_block` sums: top limb up to
+/// 15) and blocks with and without the marker; every reduced value keeps its top limb below
+/// 8, as `mul_clamped` and `add_block` need.
+#[test]
+fn fp1305_against_reference() {
+    let mut r = Rng(0x1305_1305);
+    let top = |x: Fp1305| x.0[2];
+    let mut values = vec![
+        Fp1305([u64::MAX, u64::MAX, 15]),
+        Fp1305([u64::MAX, u64::MAX, 7]),
+        Fp1305([0, 0, 15]),
+        Fp1305([u64::MAX - 4, u64::MAX, 3]),
+        Fp1305([1, 0, 0]),
+        Fp1305([0, 0, 0]),
+    ];
+    values.extend((0..300).map(|_| Fp1305([r.next(), r.next(), r.next() % 16])));
+    let mut blocks = vec![Fp1305([u64::MAX, u64::MAX, 1]), Fp1305([0, 0, 1])];
+    for _ in 0..40 {
+        let bytes: Vec<u8> = (0..16).map(|_| r.next() as u8).collect();
+        let n = (r.next() % 17) as usize;
+        blocks.push(Fp1305::load(&bytes, true));
+        blocks.push(Fp1305::load(&bytes, false));
+        blocks.push(Fp1305::from_block(&bytes[..n], true));
+    }
+    for (i, &a) in values.iter().enumerate() {
+        let b = values[(i * 7 + 3) % values.len()];
+        let got = a.mul(b);
+        assert_eq!(
+            Ref1305::of(got),
+            Ref1305::of(a).mul(Ref1305::of(b)),
+            "{a:?} {b:?}"
+        );
+        assert!(top(got) < 8, "{got:?}");
+        let sq = a.square();
+        assert_eq!(Ref1305::of(sq), Ref1305::of(a).mul(Ref1305::of(a)), "{a:?}");
+        assert!(top(sq) < 8, "{sq:?}");
+        let m = blocks[i % blocks.len()];
+        let got = Fp1305::reduce(a.mul_block_wide(m));
+        assert_eq!(
+            Ref1305::of(got),
+            Ref1305::of(a).mul(Ref1305::of(m)),
+            "{a:?} {m:?}"
+        );
+        assert!(top(got) < 8);
+    }
+    // Sums of up to 3000 of the largest products, and of random ones with widened values.
+    let max = Fp1305([u64::MAX, u64::MAX, 15]);
+    let max_sq = Ref1305::of(max).mul(Ref1305::of(max));
+    let (mut w, mut want) = (max.mul_wide(max), max_sq);
+    for n in 2..=3000 {
+        w = Fp1305::wide_add(w, max.mul_wide(max));
+        want = want.add(max_sq);
+        if n % 97 == 0 || n == 3000 {
+            let got = Fp1305::reduce(w);
+            assert_eq!(Ref1305::of(got), want, "{n} products");
+            assert!(top(got) < 8);
+        }
+    }
+    let (mut w, mut want) = (Fp1305::ZERO.widen(), Ref1305(0, 0));
+    for i in 0..600 {
+        let (a, b) = (values[i % values.len()], values[(i * 5 + 1) % values.len()]);
+        w = Fp1305::wide_add(w, a.mul_wide(b));
+        w = Fp1305::wide_add(w, b.widen());
+        want = want
+            .add(Ref1305::of(a).mul(Ref1305::of(b)))
+            .add(Ref1305::of(b));
+        assert_eq!(Ref1305::of(Fp1305::reduce(w)), want);
+    }
+}
+
 #[test]
 fn fp1305_laws_and_fermat() {
     laws::<Fp1305>();
