@@ -3,7 +3,7 @@
 //! Working representation: any `u128` (value below 2^128, partially reduced). Reduction uses
 //! 2^127 = 1 (mod p): fold the bits above 2^127 back onto the low ones.
 
-use super::{Field, PrimeField};
+use super::{mul128, ExactWide, Field, PrimeField};
 
 const M127: u128 = (1 << 127) - 1;
 
@@ -18,34 +18,6 @@ impl zeroize::Zeroize for Fp1271 {
     }
 }
 
-/// An unreduced product or sum of products: `lo + 2^128 hi + 2^256 top`, exact (a sum of
-/// n products has `top` < n). Whole 128-bit halves with the carries propagated, so a
-/// product is four 64-bit multiplications and four 128-bit additions, a sum five word
-/// additions, and the reduction folds `2^128 = 2 (mod p)` once. (Four 128-bit columns of
-/// 64-bit halves took about twice the instructions per product and reduction.)
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Wide1271 {
-    lo: u128,
-    hi: u128,
-    top: u64,
-}
-
-impl zeroize::Zeroize for Wide1271 {
-    fn zeroize(&mut self) {
-        self.lo.zeroize();
-        self.hi.zeroize();
-        self.top.zeroize();
-    }
-}
-
-/// `a + b + carry` and the carry out (LLVM makes this one `adc`).
-#[inline(always)]
-fn adc(a: u64, b: u64, carry: bool) -> (u64, bool) {
-    let (s, c1) = a.overflowing_add(b);
-    let (s, c2) = s.overflowing_add(carry as u64);
-    (s, c1 | c2)
-}
-
 impl Fp1271 {
     /// The value modulo p in [0, p).
     fn canonical(self) -> u128 {
@@ -57,7 +29,9 @@ impl Fp1271 {
 }
 
 impl Field for Fp1271 {
-    type Wide = Wide1271;
+    /// A sum of n products has `top` < n; a product is [`mul128`], and the reduction folds
+    /// `2^128 = 2 (mod p)` once.
+    type Wide = ExactWide;
     const ZERO: Self = Fp1271(0);
 
     #[inline(always)]
@@ -76,38 +50,19 @@ impl Field for Fp1271 {
     }
 
     #[inline(always)]
-    fn mul_wide(self, rhs: Self) -> Wide1271 {
-        let (a0, a1) = (self.0 as u64 as u128, self.0 >> 64);
-        let (b0, b1) = (rhs.0 as u64 as u128, rhs.0 >> 64);
-        let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
-        // Neither sum overflows: (2^64 - 1)^2 + 2 (2^64 - 1) < 2^128.
-        let m = p01 + (p00 >> 64);
-        let m2 = p10 + (m as u64 as u128);
-        Wide1271 {
-            lo: (p00 as u64 as u128) | (m2 << 64),
-            // The product's bits 128..256: exact, so below 2^128.
-            hi: p11 + (m >> 64) + (m2 >> 64),
-            top: 0,
-        }
+    fn mul_wide(self, rhs: Self) -> ExactWide {
+        let (lo, hi) = mul128(self.0, rhs.0);
+        ExactWide { lo, hi, top: 0 }
     }
 
     #[inline(always)]
-    fn wide_add(a: Wide1271, b: Wide1271) -> Wide1271 {
-        // One carry chain through the five words (add, then four add-with-carry).
-        let (l0, c) = adc(a.lo as u64, b.lo as u64, false);
-        let (l1, c) = adc((a.lo >> 64) as u64, (b.lo >> 64) as u64, c);
-        let (h0, c) = adc(a.hi as u64, b.hi as u64, c);
-        let (h1, c) = adc((a.hi >> 64) as u64, (b.hi >> 64) as u64, c);
-        Wide1271 {
-            lo: l0 as u128 | (l1 as u128) << 64,
-            hi: h0 as u128 | (h1 as u128) << 64,
-            top: a.top + b.top + c as u64,
-        }
+    fn wide_add(a: ExactWide, b: ExactWide) -> ExactWide {
+        a.add(b)
     }
 
     #[inline(always)]
-    fn widen(self) -> Wide1271 {
-        Wide1271 {
+    fn widen(self) -> ExactWide {
+        ExactWide {
             lo: self.0,
             hi: 0,
             top: 0,
@@ -115,7 +70,7 @@ impl Field for Fp1271 {
     }
 
     #[inline(always)]
-    fn reduce(w: Wide1271) -> Self {
+    fn reduce(w: ExactWide) -> Self {
         // 2^128 = 2 and 2^256 = 4 (mod p): V = lo + 2 hi + 4 top, with
         // lo = (lo mod 2^127) + (lo >> 127) and 2 hi = (hi << 1 mod 2^128) + 2 (hi >> 127).
         // The small terms in one word (top < 2^60: a sum of fewer than 2^60 products), added

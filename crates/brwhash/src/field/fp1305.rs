@@ -3,7 +3,7 @@
 //! Working representation: any value below 2^131 (partially reduced). Reduction uses
 //! 2^130 = 5 (mod p) twice, without multiplication by a variable (\[P1\], IMPLEMENTATION-NOTES 1.1).
 
-use super::{mask128, Field, PrimeField};
+use super::{adc, mask128, mul128, ExactWide, Field, PrimeField};
 
 /// An element of GF(2^130 - 5), value below 2^131.
 #[derive(Clone, Copy, Default, Debug)]
@@ -99,60 +99,15 @@ impl Fp1305 {
     }
 }
 
-/// An unreduced product or sum of products: `lo + 2^128 hi + 2^256 top`, exact (its 128-bit
-/// halves with the carries propagated), as `Wide1271`. A product of values below 2^132 has
-/// `top` below 2^8. Five 128-bit columns of 64-bit halves, summed column by column and
-/// carried once at the reduction, were slower both ways on Zen 4 (TSC cycles): a chain of
-/// squarings 23.2 per squaring, now 18.3; scalar polyHash1305 with a key at 5000 B 4358,
-/// now 3118; BRWHash1305 3421, now 2661.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Wide1305 {
-    lo: u128,
-    hi: u128,
-    top: u64,
-}
-
-impl zeroize::Zeroize for Wide1305 {
-    fn zeroize(&mut self) {
-        self.lo.zeroize();
-        self.hi.zeroize();
-        self.top.zeroize();
-    }
-}
-
-/// The 256-bit product of two 128-bit values, as (low, high) halves.
-#[inline(always)]
-fn mul128(a: u128, b: u128) -> (u128, u128) {
-    let (a0, a1) = (a as u64 as u128, a >> 64);
-    let (b0, b1) = (b as u64 as u128, b >> 64);
-    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
-    // Neither sum overflows: (2^64 - 1)^2 + 2 (2^64 - 1) < 2^128.
-    let m = p01 + (p00 >> 64);
-    let m2 = p10 + (m as u64 as u128);
-    (
-        (p00 as u64 as u128) | (m2 << 64),
-        p11 + (m >> 64) + (m2 >> 64),
-    )
-}
-
-/// `a + b + carry` and the carry out (LLVM makes this one `adc`; carries kept as bools and
-/// summed later made it recompute them by comparisons).
-#[inline(always)]
-fn adc(a: u64, b: u64, carry: bool) -> (u64, bool) {
-    let (s, c1) = a.overflowing_add(b);
-    let (s, c2) = s.overflowing_add(carry as u64);
-    (s, c1 | c2)
-}
-
 /// `(lo, hi) + 2^128 (c0 + 2^64 c1)` plus `2^256 top`: the middle terms of a product
 /// (c0, c1 below 2^127) added in one carry chain.
 #[inline(always)]
-fn add_middle(lo: u128, hi: u128, c0: u128, c1: u128, top: u64) -> Wide1305 {
+fn add_middle(lo: u128, hi: u128, c0: u128, c1: u128, top: u64) -> ExactWide {
     let (x1, k) = adc((c0 >> 64) as u64, c1 as u64, false);
     let x2 = (c1 >> 64) as u64 + k as u64;
     let (h0, k) = adc(hi as u64, c0 as u64, false);
     let (h1, k) = adc((hi >> 64) as u64, x1, k);
-    Wide1305 {
+    ExactWide {
         lo,
         hi: h0 as u128 | (h1 as u128) << 64,
         top: top + x2 + k as u64,
@@ -168,7 +123,11 @@ impl Fp1305 {
 }
 
 impl Field for Fp1305 {
-    type Wide = Wide1305;
+    /// A product of values below 2^132 has `top` below 2^8. (Five 128-bit columns of 64-bit
+    /// halves were slower both ways on Zen 4, TSC cycles: a chain of squarings 23.2 per
+    /// squaring, now 18.3; scalar polyHash1305 with a key at 5000 B 4358, now 3118;
+    /// BRWHash1305 3421, now 2661.)
+    type Wide = ExactWide;
     const ZERO: Self = Fp1305([0; 3]);
 
     #[inline(always)]
@@ -193,7 +152,7 @@ impl Field for Fp1305 {
     }
 
     #[inline(always)]
-    fn mul_wide(self, rhs: Self) -> Wide1305 {
+    fn mul_wide(self, rhs: Self) -> ExactWide {
         // (A + 2^128 a2)(B + 2^128 b2) = A B + 2^128 (a2 B + b2 A) + 2^256 a2 b2.
         let (a2, b2) = (self.0[2], rhs.0[2]);
         debug_assert!(a2 >> 32 == 0 && b2 >> 32 == 0);
@@ -205,7 +164,7 @@ impl Field for Fp1305 {
     }
 
     #[inline(always)]
-    fn mul_block_wide(self, m: Self) -> Wide1305 {
+    fn mul_block_wide(self, m: Self) -> ExactWide {
         // As `mul_wide` for a block, whose top limb (the marker) is 0 or 1: that limb's
         // terms are masked additions, not products.
         let (a2, marker) = (self.0[2], m.0[2]);
@@ -233,22 +192,13 @@ impl Field for Fp1305 {
     }
 
     #[inline(always)]
-    fn wide_add(a: Wide1305, b: Wide1305) -> Wide1305 {
-        // One carry chain through the five words.
-        let (l0, k) = adc(a.lo as u64, b.lo as u64, false);
-        let (l1, k) = adc((a.lo >> 64) as u64, (b.lo >> 64) as u64, k);
-        let (h0, k) = adc(a.hi as u64, b.hi as u64, k);
-        let (h1, k) = adc((a.hi >> 64) as u64, (b.hi >> 64) as u64, k);
-        Wide1305 {
-            lo: l0 as u128 | (l1 as u128) << 64,
-            hi: h0 as u128 | (h1 as u128) << 64,
-            top: a.top + b.top + k as u64,
-        }
+    fn wide_add(a: ExactWide, b: ExactWide) -> ExactWide {
+        a.add(b)
     }
 
     #[inline(always)]
-    fn widen(self) -> Wide1305 {
-        Wide1305 {
+    fn widen(self) -> ExactWide {
+        ExactWide {
             lo: self.low(),
             hi: self.0[2] as u128,
             top: 0,
@@ -256,7 +206,7 @@ impl Field for Fp1305 {
     }
 
     #[inline(always)]
-    fn reduce(w: Wide1305) -> Self {
+    fn reduce(w: ExactWide) -> Self {
         // V = L + 2^130 H with L = lo + 2^128 (hi mod 4), H = (hi >> 2) + 2^126 top, and
         // 2^130 = 5: V = L + 4H + H. The terms at 2^128 and up, t = (hi mod 4) + top +
         // (top >> 2), are folded again at once (2^128 t = 2^128 (t mod 4) + 5 (t >> 2)),

@@ -134,6 +134,67 @@ pub trait BinaryField: Field {
     fn top_byte(v: u8) -> Self;
 }
 
+/// An unreduced value of a prime field, a product or a sum of products:
+/// `lo + 2^128 hi + 2^256 top`, exact (whole 128-bit halves with the carries propagated), so
+/// that a sum is one carry chain of five words and a reduction folds once. (Columns of 64-bit
+/// halves, summed without carries and carried once at the reduction, took about twice the
+/// instructions for 2^127-1 and were slower both in latency and in throughput for 2^130-5.)
+#[derive(Clone, Copy, Default, Debug)]
+pub struct ExactWide {
+    pub(crate) lo: u128,
+    pub(crate) hi: u128,
+    pub(crate) top: u64,
+}
+
+impl zeroize::Zeroize for ExactWide {
+    fn zeroize(&mut self) {
+        self.lo.zeroize();
+        self.hi.zeroize();
+        self.top.zeroize();
+    }
+}
+
+impl ExactWide {
+    /// The exact sum: one carry chain through the five words (add, then add-with-carry).
+    #[inline(always)]
+    pub(crate) fn add(self, b: ExactWide) -> ExactWide {
+        let (l0, c) = adc(self.lo as u64, b.lo as u64, false);
+        let (l1, c) = adc((self.lo >> 64) as u64, (b.lo >> 64) as u64, c);
+        let (h0, c) = adc(self.hi as u64, b.hi as u64, c);
+        let (h1, c) = adc((self.hi >> 64) as u64, (b.hi >> 64) as u64, c);
+        ExactWide {
+            lo: l0 as u128 | (l1 as u128) << 64,
+            hi: h0 as u128 | (h1 as u128) << 64,
+            top: self.top + b.top + c as u64,
+        }
+    }
+}
+
+/// `a + b + carry` and the carry out (LLVM makes this one `adc`; carries kept as bools and
+/// summed later made it recompute them by comparisons).
+#[inline(always)]
+pub(crate) fn adc(a: u64, b: u64, carry: bool) -> (u64, bool) {
+    let (s, c1) = a.overflowing_add(b);
+    let (s, c2) = s.overflowing_add(carry as u64);
+    (s, c1 | c2)
+}
+
+/// The 256-bit product of two 128-bit values as (low, high) halves: four 64-bit products and
+/// four 128-bit additions.
+#[inline(always)]
+pub(crate) fn mul128(a: u128, b: u128) -> (u128, u128) {
+    let (a0, a1) = (a as u64 as u128, a >> 64);
+    let (b0, b1) = (b as u64 as u128, b >> 64);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    // Neither sum overflows: (2^64 - 1)^2 + 2 (2^64 - 1) < 2^128.
+    let m = p01 + (p00 >> 64);
+    let m2 = p10 + (m as u64 as u128);
+    (
+        (p00 as u64 as u128) | (m2 << 64),
+        p11 + (m >> 64) + (m2 >> 64),
+    )
+}
+
 /// `bytes` (at most 16 of them) as a little-endian integer, by fixed-size reads that
 /// overlap (the bytes read twice are equal, so OR joins them). A copy of a variable length
 /// into a zeroed buffer compiles to a call of `memcpy`: two calls per 4-Hash1271 message,
