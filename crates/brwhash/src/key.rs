@@ -1129,15 +1129,23 @@ fn dec_one_shot(
     }
     let mut k = u128::from_le_bytes(key[..16].try_into().expect("16 key bytes"));
     let v = if prime == Prime::P1271 {
-        let x = Fp1271::from_key(&k.to_le_bytes());
-        let p = Powers::<_, EAGER_SQUARES>::on_stack_hg(x, EAGER_SQUARES, 1, None, 0);
-        SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
+        dec_raw(alg, backend, Fp1271::from_key(&k.to_le_bytes()), msg)
     } else {
-        let x = Fp1305::from_key(&k.to_le_bytes());
-        let p = Powers::<_, EAGER_SQUARES>::on_stack_hg(x, EAGER_SQUARES, 1, None, 0);
-        SimdState::one_shot(alg, backend, &p, msg).map(|v| prime_digest(v, None))
+        dec_raw(alg, backend, Fp1305::from_key(&k.to_le_bytes()), msg)
     };
     k.zeroize();
+    v
+}
+
+/// [`dec_one_shot`] on the key x: its first squarings, then the backend's entry point.
+#[inline(always)]
+fn dec_raw<F: SimdPrime>(alg: Algorithm, backend: Backend, x: F, msg: &[u8]) -> Option<Digest> {
+    let mut sq = [x; EAGER_SQUARES];
+    for j in 1..EAGER_SQUARES {
+        sq[j] = sq[j - 1].square();
+    }
+    let v = SimdState::dec_one_shot_raw(alg, backend, &sq, msg).map(|v| prime_digest(v, None));
+    sq.zeroize();
     v
 }
 

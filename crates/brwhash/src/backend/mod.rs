@@ -537,10 +537,10 @@ macro_rules! simd_states {
 
             /// The value v of a whole message, the state on the stack (no allocation);
             /// `None` as for [`new`](Self::new).
-            pub fn one_shot<const S: usize>(
+            pub fn one_shot(
                 alg: Algorithm,
                 backend: Backend,
-                p: &Powers<F, S>,
+                p: &Powers<F>,
                 msg: &[u8],
             ) -> Option<F> {
                 match Plan::of(alg, backend)?.for_length(Some(msg.len() as u64)) {
@@ -680,6 +680,40 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(_), false) => 640,
             (Some(_), true) => 1280,
             (None, _) => 0,
+        }
+    }
+
+    /// c-decBRWHash of a whole message from a raw key's first squarings `known` (x, x^2,
+    /// ..; the others are computed on the way), the state on the stack; `None` when `alg`'s
+    /// plan on `backend` is not c-decBRWHash's.
+    pub fn dec_one_shot_raw(
+        alg: Algorithm,
+        backend: Backend,
+        known: &[F],
+        msg: &[u8],
+    ) -> Option<F> {
+        let plan = Plan::of(alg, backend)?.for_length(Some(msg.len() as u64));
+        // SAFETY (every arm): callers pass a backend that passed `Backend::check` (or
+        // `Backend::select`), so the CPU has the entry point's features.
+        match plan {
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Avx2x4) => Some(unsafe { x86::dec_raw_avx2(known, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Avx512x8) => Some(unsafe { x86::dec_raw_avx512(known, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::DecPeriods(Lanes::Avx512x8) => {
+                Some(unsafe { x86::periods_raw_avx512(known, msg) })
+            }
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Ifma4) => Some(unsafe { x86::dec_raw_ifma4(known, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::Dec(Lanes::Ifma8) => Some(unsafe { x86::dec_raw_ifma8(known, msg) }),
+            #[cfg(target_arch = "x86_64")]
+            Plan::DecPeriods(Lanes::Ifma8) => Some(unsafe { x86::periods_raw_ifma8(known, msg) }),
+            _ => {
+                let _ = (known, msg);
+                None
+            }
         }
     }
 

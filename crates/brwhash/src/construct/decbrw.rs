@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use super::{fill_squares, Held, KeySquares, LazySquares, Powers, Tail, CHUNK};
 use crate::backend::{end_of, prefetch, prefetch_ahead, prefetch_lines, TO_L2};
 use crate::eval::horner::poly_tree;
-use crate::eval::{Brw, BrwChunks, SqTable, Stack, SQUARES};
+use crate::eval::{Brw, BrwChunks, SqTable, Stack};
 use crate::field::{Field, PrimeField};
 use zeroize::Zeroize;
 
@@ -728,25 +728,26 @@ impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> SqTable<V> for Splat
     }
 }
 
-/// The one-shot dispatch of [`DecLanes`] and [`DecPeriods`] (c streams) on the squarings
-/// `p` holds: a key's powers (S = SQUARES) hold every squaring its messages need, so that
-/// instantiation is the plain path alone, the code of the keyed entry point; a one-shot
-/// call's first few are completed between chunks ([`LazySquares`], where `lazy`) or first.
-/// A macro, not a generic function or trait: the same code in both states, and a trait
-/// version measured 40% slower (one-shot 8-decBRWHash1305 at 1-4 KiB, code placement).
+/// The one-shot dispatch of [`DecLanes`] and [`DecPeriods`] (c streams): `p` holds the
+/// squarings `known` (x, x^2, ..). A key's powers (`complete`) hold every squaring its
+/// messages need, so that instantiation is the plain path alone, the code of the keyed entry
+/// point; a raw key's first few squarings are completed between chunks ([`LazySquares`],
+/// where `lazy`) or first. A macro, not a generic function or trait: the same code in both
+/// states, and a trait version measured 40% slower (one-shot 8-decBRWHash1305 at 1-4 KiB,
+/// code placement).
 macro_rules! one_shot_on_squares {
-    ($p:expr, $msg:expr, $c:expr, lazy = $lazy:expr) => {{
-        let (p, msg) = ($p, $msg);
+    ($p:expr, $known:expr, complete = $complete:expr, $msg:expr, $c:expr, lazy = $lazy:expr) => {{
+        let (p, known, msg) = ($p, $known, $msg);
         let want = dec_squares::<F>(msg.len() as u64, $c);
-        if S == SQUARES || p.squares().len() >= want {
-            debug_assert!(p.squares().len() >= want);
+        if $complete || known.len() >= want {
+            debug_assert!(known.len() >= want);
             return Self::one_shot_with(p, msg);
         }
         if $lazy {
-            return Self::one_shot_with(&LazySquares::new(p.squares(), want), msg);
+            return Self::one_shot_with(&LazySquares::new(known, want), msg);
         }
         let mut sq = [F::ZERO; 32];
-        let n = fill_squares(&mut sq, p.squares(), want);
+        let n = fill_squares(&mut sq, known, want);
         let v = Self::one_shot_with(&sq[..n], msg);
         sq[..n].iter_mut().zeroize();
         v
@@ -906,12 +907,27 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         )
     }
 
-    /// The value v of a whole message, the state on the caller's stack (its key-derived
-    /// parts wiped after). Squarings `p` lacks are computed as the chunks go, below
-    /// [`LAZY_MAX_BYTES`], else first.
+    /// The value v of a whole message with a key's powers, the state on the caller's stack
+    /// (its key-derived parts wiped after).
     #[inline(always)]
-    pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        one_shot_on_squares!(p, msg, V::W, lazy = msg.len() < LAZY_MAX_BYTES)
+    pub fn one_shot(p: &Powers<F>, msg: &[u8]) -> F {
+        one_shot_on_squares!(p, p.squares(), complete = true, msg, V::W, lazy = false)
+    }
+
+    /// [`one_shot`](Self::one_shot) from a raw key's first squarings `known` (x, x^2, ..):
+    /// the others are computed between chunks ([`LazySquares`]) below [`LAZY_MAX_BYTES`],
+    /// else first. (No `Powers` on the stack: its Horner arrays, zeroed for nothing, cost a
+    /// `memset` of 768 bytes per message.)
+    #[inline(always)]
+    pub fn one_shot_raw(known: &[F], msg: &[u8]) -> F {
+        one_shot_on_squares!(
+            known,
+            known,
+            complete = false,
+            msg,
+            V::W,
+            lazy = msg.len() < LAZY_MAX_BYTES
+        )
     }
 
     /// [`one_shot`](Self::one_shot) with the squarings at hand: chunks, then vector blocks
@@ -959,6 +975,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     fn whole_values<T: KeySquares<F> + ?Sized>(brw: &mut BrwChunks<V, 4>, p: &T, msg: &[u8]) -> V {
         let (vb, cb) = (Self::VBLOCK, Self::CHUNK_BYTES);
         let mut table = Splat::<F, V, T>::new(p);
+        // A raw key's next squarings start before the first chunk (`LazySquares::step`).
+        table.step();
         let whole = msg.len() / cb * cb;
         Self::run(brw, &table, &msg[..whole], end_of(msg), 0);
         // Then at most 3 whole vector blocks and a partial one: zero blocks fill the streams
@@ -1439,13 +1457,20 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
         self.periods.finish(p, rest, &[], self.n)
     }
 
-    /// The value v of a whole message: no buffer but the last partial vector block's.
-    /// Squarings `p` lacks are computed first: unlike [`DecLanes`], the periods did not hide
-    /// the chain of squarings when it ran between their chunks (measured one-shot at 2-16
-    /// KiB: as slow or slower).
+    /// The value v of a whole message with a key's powers: no buffer but the last partial
+    /// vector block's.
     #[inline(always)]
-    pub fn one_shot<const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
-        one_shot_on_squares!(p, msg, 4, lazy = false)
+    pub fn one_shot(p: &Powers<F>, msg: &[u8]) -> F {
+        one_shot_on_squares!(p, p.squares(), complete = true, msg, 4, lazy = false)
+    }
+
+    /// [`one_shot`](Self::one_shot) from a raw key's first squarings `known` (x, x^2, ..).
+    /// The others are computed first: unlike [`DecLanes`], the periods did not hide the
+    /// chain of squarings when it ran between their chunks (measured one-shot at 2-16 KiB:
+    /// as slow or slower).
+    #[inline(always)]
+    pub fn one_shot_raw(known: &[F], msg: &[u8]) -> F {
+        one_shot_on_squares!(known, known, complete = false, msg, 4, lazy = false)
     }
 
     #[inline(always)]

@@ -159,7 +159,7 @@ pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(call: crate::construct::Groups
 macro_rules! entry {
     ($feature:literal, $update:ident, $finish:ident, $one_shot:ident, $wipe:ident, $state:ident, $lanes:ident) => {
         #[target_feature(enable = $feature)]
-        pub(crate) fn $one_shot<F: X86Lanes, const S: usize>(p: &Powers<F, S>, msg: &[u8]) -> F {
+        pub(crate) fn $one_shot<F: X86Lanes>(p: &Powers<F>, msg: &[u8]) -> F {
             $state::<F, F::$lanes>::one_shot(p, msg)
         }
 
@@ -265,6 +265,26 @@ entry!(
     DecPeriods,
     X8
 );
+
+/// c-decBRWHash of a whole message from a raw key's first squarings (`one_shot_raw`), the
+/// state on the stack: one entry point per c-decBRWHash state.
+macro_rules! raw_entry {
+    ($($feature:literal, $name:ident, $state:ident, $lanes:ident;)*) => {$(
+        #[target_feature(enable = $feature)]
+        pub(crate) fn $name<F: X86Lanes>(known: &[F], msg: &[u8]) -> F {
+            $state::<F, F::$lanes>::one_shot_raw(known, msg)
+        }
+    )*};
+}
+
+raw_entry! {
+    "avx2", dec_raw_avx2, DecLanes, X4;
+    "avx512f", dec_raw_avx512, DecLanes, X8;
+    "avx512f", periods_raw_avx512, DecPeriods, X8;
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi", dec_raw_ifma4, DecLanes, I4;
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi", dec_raw_ifma8, DecLanes, I8;
+    "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi", periods_raw_ifma8, DecPeriods, I8;
+}
 
 /// The stream values of c-decBRWHash of a whole message on a backend's lanes (multi-core
 /// hashing joins pieces stream by stream).
