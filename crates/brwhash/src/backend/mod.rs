@@ -1024,6 +1024,14 @@ impl<F: SimdPrime> SimdState<F> {
     ///   (two blocks per stream end there); 8-decBRWHash1305 128 B 133 vs 134, 144 B 148 vs
     ///   142, 160 B 147 vs 154: 144; 8-decBRWHash1271 180 B 147 vs 120, 210 B 149 vs 135,
     ///   225 B 151 vs 143, 240 B 136 vs 151: 225.
+    /// - One-shot, since the SIMD entry points take the raw key's squarings and run the lazy
+    ///   chain two squarings per chunk (Zen 4 host, private timing loop, TSC cycles per
+    ///   message, min of 3, scalar vs IFMA): 4-decBRWHash1305 stays (49 B 162 vs 174, 56 B
+    ///   160 vs 172, 64 B 159 vs 165, 80 B 286 vs 194); 4-decBRWHash1271 48 B 132 vs 162,
+    ///   60 B 180 vs 208, 61 B 194 vs 178, 80 B 199 vs 178, 96 B 205 vs 176, 120 B 205 vs 175:
+    ///   60 (it was 120); 8-decBRWHash1305 96 B 248 vs 257, 112 B 257 vs 258, 113 B 261 vs
+    ///   258, 120 B 267 vs 259, 128 B 257 vs 250: 112; 8-decBRWHash1271 stays (120 B 174 vs
+    ///   224, 128 B 399 vs 250).
     ///
     /// On Zen 4 (`zmm_in_halves`), polyHash / Poly1305 one-shot on IFMA run 4 ymm lanes
     /// (`halves_one_shot`). Poly1305 (whose scalar code is plain Horner with the clamped key)
@@ -1079,8 +1087,9 @@ impl<F: SimdPrime> SimdState<F> {
             (Some(Plan::Poly(_)), true) => 2048,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) if !keyed => 64,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), false) => 112,
+            (Some(Plan::DecPeriods(Lanes::Ifma8)), true) if !keyed => 60,
             (Some(Plan::DecPeriods(Lanes::Ifma8)), true) => 120,
-            (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 128,
+            (Some(Plan::Dec(Lanes::Ifma8)), false) if !keyed => 112,
             (Some(Plan::Dec(Lanes::Ifma8)), false) => 144,
             (Some(Plan::Dec(Lanes::Ifma8)), true) if keyed => 225,
             (Some(Plan::Dec(Lanes::Ifma8)), true) => 120,
