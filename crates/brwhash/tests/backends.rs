@@ -435,6 +435,20 @@ fn two_level_streams_across_the_lanes() {
             portable(alg, &key),
         );
         let msg = rng.bytes((switch + 9) * sb + 40);
+        // Whole messages of every count of super-blocks mod 4 and 8 (the lanes' groups, the
+        // r left over going first), with and without blocks after them.
+        for k in 0..9 {
+            for extra in [0, 1, block, 3 * block + 2] {
+                let len = (switch + k) * sb + extra;
+                let want = slow.hash(&msg[..len]);
+                assert_eq!(fast.hash(&msg[..len]), want, "{b} {alg} len={len}");
+                assert_eq!(
+                    brwhash::hash_with_backend(alg, b, &key, &msg[..len]).unwrap(),
+                    want,
+                    "{b} {alg} one-shot len={len}"
+                );
+            }
+        }
         let n = (switch + 5) * sb + 7;
         let want = slow.hash(&msg[..n]);
         assert_every_split(&fast, &msg[..n], &want, &format!("{b} {alg}"));
