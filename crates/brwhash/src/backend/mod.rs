@@ -879,18 +879,24 @@ impl<F: SimdPrime> SimdState<F> {
         Plan::of(alg, backend).is_some_and(|p| !matches!(p, Plan::TwoLevel(_)))
     }
 
-    /// d-2LHash and d-Hash on 4 IFMA lanes (`construct::two_level_lanes`) win from 8
-    /// super-blocks on: the bytes of 8 * (2^d - 1) - 1 blocks are the last to take scalar
-    /// code (4-Hash1271: 1785 bytes). Measured on Zen 4 (`brwhash bench --alg 4-Hash1271
-    /// --backends default,scalar` with the crossover at 0, TSC cycles/byte, one-shot / with a
-    /// key, lanes vs scalar): 675 B (3 super-blocks) 0.81 / 0.65 vs 0.59 / 0.49, 900 B (4)
-    /// 0.68 / 0.49 vs 0.53 / 0.45, 1 KiB (4 and 9 blocks) 0.49 / 0.40 vs 0.61 / 0.49, 1125 B
-    /// (5) 0.57 / 0.46 vs 0.49 / 0.44, 1350 B (6) 0.52 / 0.42 vs 0.46 / 0.43, 1500 B (6 and
-    /// 10 blocks) 0.55 / 0.46 vs 0.51 / 0.45, 1800 B (8) 0.33 / 0.25 vs 0.43 / 0.41, 2 KiB (9)
-    /// 0.41 / 0.32 vs 0.43 / 0.42, 2700 B (12) 0.27 / 0.21 vs 0.40 / 0.40, 4 KiB 0.28 / 0.23
-    /// vs 0.39 / 0.40. A last group of fewer than 4 super-blocks costs a whole tree, and the
-    /// end (the weights, the lanes' sum, the chain of a tree's four levels) about 250 TSC
-    /// cycles. With a key at 4 KiB / 64 KiB (TSC cycles per message, scalar vs lanes):
+    /// d-2LHash and d-Hash on 4 IFMA lanes (`construct::two_level_lanes`) win from one whole
+    /// group of 4 super-blocks for d >= 4, from 8 for d = 3 and 12 for d = 2 (whose
+    /// super-blocks are short beside the lanes' end: the weights, the lanes' sum, a tree's
+    /// levels); the bytes of n * (2^d - 1) - 1 blocks are the last to take scalar code
+    /// (4-Hash1271: 885 bytes). Measured on Zen 4 with the count of super-blocks overridden,
+    /// TSC cycles per message, min of 3, lanes vs scalar, at n super-blocks and 0 / 3 / 7
+    /// blocks more: 4-Hash1271 with a key n = 3: 325 / 391 / 447 vs 292 / 315 / 355, n = 4:
+    /// 241 / 317 / 354 vs 368 / 394 / 430, n = 5: 371 / 428 / 476 vs 450 / 465 / 510;
+    /// one-shot n = 3 454 / 542 / 595 vs 367 / 470 / 509, n = 4 367 / 426 / 467 vs 442 / 536
+    /// / 575, n = 5 503 / 560 / 605 vs 515 / 612 / 658; 4-Hash1305 one-shot n = 3 560 / 670 /
+    /// 737 vs 571 / 658 / 740, n = 4 527 / 627 / 703 vs 689 / 775 / 858; 5-2LHash1271 one-shot
+    /// n = 3 778 / 869 / 913 vs 587 / 697 / 739, n = 4 468 / 527 / 578 vs 731 / 846 / 893,
+    /// n = 5 847 / 967 / 1023 vs 884 / 997 / 1044; 5-Hash1305 one-shot n = 4 720 / 814 / 885
+    /// vs 1192 / 1274 / 1368; 3-Hash1271 with a key n = 6 256 / 315 / 264 vs 282 / 302 / 320,
+    /// n = 8 243 / 311 / 308 vs 350 / 373 / 397; 2-Hash1305 one-shot n = 8 458 / 490 / 524 vs
+    /// 399 / 434 / 502, n = 12 487 / 511 / 549 vs 514 / 542 / 606. (Before the short group
+    /// went first, `construct::two_level_lanes`, the lanes won from 8 for every d.) With a
+    /// key at 4 KiB / 64 KiB (TSC cycles per message, scalar vs lanes):
     /// 2-Hash1271 3034 / 32076 vs 953 / 10486, 3-Hash1271 1695 / 26051 vs 830 / 8110,
     /// 5-Hash1271 1691 / 23249 vs 1059 / 7952, 2-Hash1305 3729 / 58363 vs 958 / 12028,
     /// 4-Hash1305 2777 / 58568 vs 1250 / 11080, 5-2LHash1305 2931 / 41182 vs 1031 / 7254.
@@ -904,7 +910,12 @@ impl<F: SimdPrime> SimdState<F> {
         } else {
             16
         };
-        (8 * ((1 << d) - 1) - 1) * block
+        let n = match d {
+            2 => 12,
+            3 => 8,
+            _ => 4,
+        };
+        (n * ((1 << d) - 1) - 1) * block
     }
 
     /// The lanes' kernel of a streamed d-2LHash (or long d-Hash) on `backend`, with its lane

@@ -1058,14 +1058,16 @@ pub(super) fn two_level_end<F: PrimeField>(
     let weight = if e.is_power_of_two() {
         sq[e.trailing_zeros() as usize]
     } else {
-        // (The bits of the public length choose the factors.)
-        let mut w: Option<F> = None;
-        for (j, &s) in sq.iter().enumerate().take(usize::from(d)) {
+        // (The bits of the public length choose the factors. No closure: the SIMD entry
+        // points inline this, and a closure left out of line ran without their features.)
+        let low = e.trailing_zeros() as usize;
+        let mut w = sq[low];
+        for (j, &s) in sq.iter().enumerate().take(usize::from(d)).skip(low + 1) {
             if e >> j & 1 == 1 {
-                w = Some(w.map_or(s, |w| w.mul(s)));
+                w = w.mul(s);
             }
         }
-        w.unwrap_or(sq[0])
+        w
     };
     (tail_value, weight)
 }
