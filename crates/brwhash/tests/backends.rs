@@ -439,14 +439,7 @@ fn two_level_streams_across_the_lanes() {
         // r left over going first), with and without blocks after them.
         for k in 0..9 {
             for extra in [0, 1, block, 3 * block + 2] {
-                let len = (switch + k) * sb + extra;
-                let want = slow.hash(&msg[..len]);
-                assert_eq!(fast.hash(&msg[..len]), want, "{b} {alg} len={len}");
-                assert_eq!(
-                    brwhash::hash_with_backend(alg, b, &key, &msg[..len]).unwrap(),
-                    want,
-                    "{b} {alg} one-shot len={len}"
-                );
+                assert_both_ways(&fast, &slow, &key, &msg[..(switch + k) * sb + extra]);
             }
         }
         let n = (switch + 5) * sb + 7;
