@@ -1042,6 +1042,13 @@ pub(super) fn two_level_end<F: PrimeField>(
     sb_bytes: usize,
     t: usize,
 ) -> (F, F) {
+    (two_level_tail(sq, msg, sb_bytes, t), end_weight(sq, d, t))
+}
+
+/// x * Poly(x; M_1 .. M_t, L) for the `t` blocks of `msg` after its `sb_bytes` bytes of
+/// super-blocks (Horner in pairs with `sq[0]` = x and `sq[1]` = x^2).
+#[inline(always)]
+pub(super) fn two_level_tail<F: PrimeField>(sq: &[F], msg: &[u8], sb_bytes: usize, t: usize) -> F {
     let b = F::BLOCK;
     let mut tail = [F::ZERO; 32];
     for (v, block) in tail.iter_mut().zip(msg[sb_bytes..].chunks(b)) {
@@ -1052,24 +1059,29 @@ pub(super) fn two_level_end<F: PrimeField>(
         };
     }
     tail[t] = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    let tail_value = x_poly_pairs(sq[0], sq[1], &tail[..=t]);
-    // V's weight x^(t+2), t + 2 <= 2^d: a product of squarings.
+    x_poly_pairs(sq[0], sq[1], &tail[..=t])
+}
+
+/// V's weight x^(t+2) in d-2LHash (t + 2 <= 2^d): a product of the squarings `sq[j]` =
+/// x^(2^j), j < d (and j = d for t + 2 = 2^d).
+#[inline(always)]
+pub(super) fn end_weight<F: PrimeField>(sq: &[F], d: u8, t: usize) -> F {
     let e = t + 2;
-    let weight = if e.is_power_of_two() {
+    if e.is_power_of_two() {
         sq[e.trailing_zeros() as usize]
     } else {
         // (The bits of the public length choose the factors. No closure: the SIMD entry
         // points inline this, and a closure left out of line ran without their features.)
         let low = e.trailing_zeros() as usize;
         let mut w = sq[low];
-        for (j, &s) in sq.iter().enumerate().take(usize::from(d)).skip(low + 1) {
-            if e >> j & 1 == 1 {
+        // (No `skip`: it left a call of `Take::nth` out of line.)
+        for (j, &s) in sq.iter().enumerate().take(usize::from(d)) {
+            if j > low && e >> j & 1 == 1 {
                 w = w.mul(s);
             }
         }
         w
-    };
-    (tail_value, weight)
+    }
 }
 
 /// x * Poly(x; `values`) (at least one) by Horner in pairs: `acc = (acc + v_1) x^2 + v_2 x`,

@@ -6,7 +6,7 @@
 
 use super::decbrw::Lanes;
 use super::polyhash::PolyHash;
-use super::scalar::{two_level_end, two_level_shape};
+use super::scalar::{end_weight, two_level_shape, two_level_tail};
 use super::{extend_wiping, horner_tail, wipe_vec, Powers};
 use crate::eval::brw::{ubrw_at, BlockAt};
 use crate::eval::{brw_short, Horner};
@@ -164,11 +164,18 @@ impl<F: Field> Zeroize for DHash<F> {
 /// 4 KiB (18) 953 -> 831, 5000 B (22) 1054 -> 932; 5-2LHash1305 5000 B (10) 1462 -> 1203.)
 #[inline(always)]
 pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: &[u8]) -> F {
-    match d {
-        2 => lanes_delta::<F, V, 3>(sq, msg),
-        3 => lanes_delta::<F, V, 7>(sq, msg),
-        4 => lanes_delta::<F, V, 15>(sq, msg),
-        _ => lanes_delta::<F, V, 31>(sq, msg),
+    // Two instances per d, each with one end: a branch between the two ends in one function
+    // cost the scalar end about 10% (4-Hash1271 with a key, 1200 B: 442 -> 516 TSC cycles).
+    let lane_tail = two_level_shape::<F>(d, msg.len()).1 >= lane_tail_from::<F>();
+    match (d, lane_tail) {
+        (2, false) => lanes_delta::<F, V, 3, false>(sq, msg),
+        (2, true) => lanes_delta::<F, V, 3, true>(sq, msg),
+        (3, false) => lanes_delta::<F, V, 7, false>(sq, msg),
+        (3, true) => lanes_delta::<F, V, 7, true>(sq, msg),
+        (4, false) => lanes_delta::<F, V, 15, false>(sq, msg),
+        (4, true) => lanes_delta::<F, V, 15, true>(sq, msg),
+        (_, false) => lanes_delta::<F, V, 31, false>(sq, msg),
+        (_, true) => lanes_delta::<F, V, 31, true>(sq, msg),
     }
 }
 
@@ -193,7 +200,10 @@ pub(crate) fn lanes_squares<F: PrimeField>(d: u8, w: usize, len: usize) -> usize
 
 /// [`two_level_lanes`] for super-blocks of DELTA = 2^d - 1 blocks.
 #[inline(always)]
-fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sq: &[F], msg: &[u8]) -> F {
+fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: bool>(
+    sq: &[F],
+    msg: &[u8],
+) -> F {
     let b = F::BLOCK;
     let d = (DELTA + 1).trailing_zeros() as usize;
     let lg_w = V::W.trailing_zeros() as usize;
@@ -243,43 +253,107 @@ fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(sq: &[F], msg: &[
         }
         (acc, V::W)
     };
-    // The scalar end after the trees: before them, its chain of dependent products held the
+    // The end after the trees: before them, its chain of dependent products held the
     // reorder buffer while the trees waited (4-Hash1271 with a key, TSC cycles per message:
-    // 4 KiB 942 -> 757, 5000 B 1040 -> 849).
-    let (mut tail_value, mut wk) = end_weights(sq, d, msg, sb_bytes, t, n);
-    // Lane j's weight: wk[n - 1 - j].
+    // 4 KiB 942 -> 757, 5000 B 1040 -> 849; computing the lanes' weights first was slower too).
+    let sum = if LANE_TAIL {
+        // The t blocks and L on the lanes, weighted there.
+        let tail = tail_lanes::<F, V>(sq, &msg[sb_bytes..], t, msg.len());
+        let wv = weight_lanes::<F, V>(sq, d, t, n);
+        V::reduce(acc).mul_acc(wv, tail.mul_wide(V::ladder(sq[0])))
+    } else {
+        // In scalar code (`scalar::two_level_end`), added after the lanes' sum.
+        let mut tail_value = two_level_tail(sq, msg, sb_bytes, t);
+        let s = V::reduce(acc).mul_wide(weight_lanes::<F, V>(sq, d, t, n));
+        let out = V::reduce(s).sum_lanes().add(tail_value);
+        tail_value.zeroize();
+        return out;
+    };
+    V::reduce(sum).sum_lanes()
+}
+
+/// The fewest blocks after the super-blocks that [`lanes_delta`] runs on the lanes
+/// ([`tail_lanes`]) rather than in scalar code: there, Horner in pairs is a chain of t / 2
+/// dependent products that waits for the trees; on the lanes it is a chain of t / W, but
+/// the lanes' weights x^(W - j) cost two products more. TSC cycles per message with a key on
+/// IFMA (Zen 4), min of 5, scalar -> lanes, at 4 super-blocks: 4-Hash1271 t = 0: 249 -> 290,
+/// t = 4: 306 -> 364, t = 6: 318 -> 371, t = 7: 352 -> 327, t = 8: 361 -> 335, t = 9:
+/// 379 -> 336, t = 14: 419 -> 366; 4-Hash1305 t = 5: 475 -> 469, t = 6: 446 -> 383, t = 9:
+/// 553 -> 436; 5-Hash1271 t = 10: 483 -> 457.
+const fn lane_tail_from<F: PrimeField>() -> usize {
+    // 2^130 - 5's scalar product is the slower one.
+    if F::BLOCK == 16 {
+        6
+    } else {
+        7
+    }
+}
+
+/// Lane j's weight x^(t+2) gamma^(n-1-j) (`lane_weights`), as one vector.
+#[inline(always)]
+fn weight_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: usize, t: usize, n: usize) -> V {
+    let mut wk = lane_weights(sq, d, t, n);
     let mut w = [F::ZERO; 16];
     for (j, v) in w[..n].iter_mut().enumerate() {
         *v = wk[n - 1 - j];
     }
-    let sum = V::reduce(acc).mul_wide(V::from_lanes(&w[..V::W]));
+    let v = V::from_lanes(&w[..V::W]);
     w.zeroize();
-    let out = V::reduce(sum).sum_lanes().add(tail_value);
     wk.zeroize();
-    tail_value.zeroize();
-    out
+    v
 }
 
-/// The value of the t blocks after the super-blocks and L (`scalar::two_level_end`), and
-/// the lanes' weights wk[k] = x^(t+2) gamma^k for k < n (k's bits choose gamma^(2^i) =
+/// The t blocks after the super-blocks (`tail`) and L on the W lanes, unweighted: Horner in
+/// x^W over rows of W values, the first row padded in front with zeros so that L ends the
+/// last one; lane j then wants the weight x^(W - j) (`Lanes::ladder`) for
+/// x * Poly(x; M_1 .. M_t, L). (In scalar code beside the lanes, this chain of t / 2
+/// dependent products waited for the trees.)
+#[inline(always)]
+fn tail_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], tail: &[u8], t: usize, len: usize) -> V {
+    let w = V::W;
+    let rows = (t + 1).div_ceil(w);
+    let pad = rows * w - (t + 1);
+    let step = V::splat(sq[w.trailing_zeros() as usize]);
+    let mut acc = tail_row::<F, V>(tail, 0, pad);
+    for k in 1..rows {
+        acc = V::reduce(acc.mul_acc(step, tail_row::<F, V>(tail, k, pad).widen()));
+    }
+    // L in lane W - 1 of the last row (whose lane reads past the message: zero).
+    let l = F::from_u64((len as u64).wrapping_mul(8));
+    acc.add(V::splat(l).shift_up(w - 1))
+}
+
+/// Row k of [`tail_lanes`]: blocks k W - pad .. (k + 1) W - pad of `tail` (zero outside).
+#[inline(always)]
+fn tail_row<F: PrimeField, V: Lanes<F>>(tail: &[u8], k: usize, pad: usize) -> V {
+    let (b, w) = (F::BLOCK, V::W);
+    if k == 0 {
+        if tail.is_empty() {
+            V::ZERO
+        } else {
+            V::load_strided(tail, 0, b).shift_up(pad)
+        }
+    } else {
+        let at = (k * w - pad) * b;
+        if at + (w - 1) * b + 16 <= tail.len() {
+            V::load_strided_whole(tail, at, b)
+        } else {
+            V::load_strided(tail, at, b)
+        }
+    }
+}
+
+/// The lanes' weights wk[k] = x^(t+2) gamma^k for k < n (k's bits choose gamma^(2^i) =
 /// sq[d + i]).
 #[inline(always)]
-fn end_weights<F: PrimeField>(
-    sq: &[F],
-    d: usize,
-    msg: &[u8],
-    sb_bytes: usize,
-    t: usize,
-    n: usize,
-) -> (F, [F; 16]) {
-    let (tail_value, weight) = two_level_end(sq, d as u8, msg, sb_bytes, t);
+fn lane_weights<F: PrimeField>(sq: &[F], d: usize, t: usize, n: usize) -> [F; 16] {
     let mut wk = [F::ZERO; 16];
-    wk[0] = weight;
+    wk[0] = end_weight(sq, d as u8, t);
     for k in 1..n {
         let top = (usize::BITS - 1 - k.leading_zeros()) as usize;
         wk[k] = wk[k - (1 << top)].mul(sq[d + top]);
     }
-    (tail_value, wk)
+    wk
 }
 
 /// W BRW trees of DELTA blocks side by side: lane j's super-block starts at byte
