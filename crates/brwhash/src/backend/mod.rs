@@ -900,6 +900,16 @@ impl<F: SimdPrime> SimdState<F> {
     /// 2-Hash1271 3034 / 32076 vs 953 / 10486, 3-Hash1271 1695 / 26051 vs 830 / 8110,
     /// 5-Hash1271 1691 / 23249 vs 1059 / 7952, 2-Hash1305 3729 / 58363 vs 958 / 12028,
     /// 4-Hash1305 2777 / 58568 vs 1250 / 11080, 5-2LHash1305 2931 / 41182 vs 1031 / 7254.
+    ///
+    /// Fewer than 4 super-blocks lie flat across the lanes (`construct::twolevel`: one tree
+    /// per vector, three products deep). For 2^130-5 that wins from 2 super-blocks; for
+    /// 2^127-1, whose scalar products are cheaper, scalar code stays ahead below 4. TSC
+    /// cycles per message, min of 5, scalar vs flat, with a key / one-shot: 4-Hash1305
+    /// 256 B (1 super-block) 252 / 357 vs 238 / 384, 500 B (2) 478 / 496 vs 423 / 457, 800 B
+    /// (3) 659 / 702 vs 527 / 654; 5-Hash1305 520 B (1) 384 / 503 vs 292 / 460, 1100 B (2)
+    /// 695 / 873 vs 433 / 617; 4-Hash1271 240 B 156 / 245 vs 185 / 278, 450 B 217 / 400 vs
+    /// 257 / 358, 700 B 310 / 410 vs 325 / 437; 5-Hash1271 500 B 321 / 456 vs 335 / 473,
+    /// 1000 B 502 / 556 vs 529 / 507.
     fn two_level_crossover(alg: Algorithm) -> usize {
         let d = match alg.family() {
             Family::TwoLHash(d, _) | Family::DHash(d, _) => d,
@@ -913,6 +923,9 @@ impl<F: SimdPrime> SimdState<F> {
         let n = match d {
             2 => 12,
             3 => 8,
+            // 2^130 - 5 lays 1 .. 3 super-blocks flat across the lanes
+            // (`construct::twolevel::flat_delta`).
+            _ if block == 16 => 2,
             _ => 4,
         };
         (n * ((1 << d) - 1) - 1) * block

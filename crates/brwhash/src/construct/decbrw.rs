@@ -614,6 +614,22 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
         r
     }
 
+    /// Lane j = lane j of `self` where bit j of `mask` is set, else 1 (the in-vector
+    /// factors of a flat BRW tree, `construct::twolevel`).
+    #[inline(always)]
+    fn keep_or_one(self, mask: u8) -> Self {
+        let mut values = [F::ZERO; 16];
+        self.store(&mut values[..Self::W]);
+        for (j, v) in values[..Self::W].iter_mut().enumerate() {
+            if mask >> j & 1 == 0 {
+                *v = F::from_u64(1);
+            }
+        }
+        let r = Self::from_lanes(&values[..Self::W]);
+        values.zeroize();
+        r
+    }
+
     /// Lane j = lane j - z for j >= z, zero below (z < W): the head vector block of
     /// `poly_exact` from a whole one.
     #[inline(always)]

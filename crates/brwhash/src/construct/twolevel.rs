@@ -166,7 +166,16 @@ impl<F: Field> Zeroize for DHash<F> {
 pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: &[u8]) -> F {
     // Two instances per d, each with one end: a branch between the two ends in one function
     // cost the scalar end about 10% (4-Hash1271 with a key, 1200 B: 442 -> 516 TSC cycles).
-    let lane_tail = two_level_shape::<F>(d, msg.len()).1 >= lane_tail_from::<F>();
+    let (nsb, t) = two_level_shape::<F>(d, msg.len());
+    let lane_tail = t >= lane_tail_from::<F>();
+    if flat_fits::<F, V>(d, nsb) {
+        return match (d, lane_tail) {
+            (4, false) => flat_delta::<F, V, 15, false>(sq, msg),
+            (4, true) => flat_delta::<F, V, 15, true>(sq, msg),
+            (_, false) => flat_delta::<F, V, 31, false>(sq, msg),
+            (_, true) => flat_delta::<F, V, 31, true>(sq, msg),
+        };
+    }
     match (d, lane_tail) {
         (2, false) => lanes_delta::<F, V, 3, false>(sq, msg),
         (2, true) => lanes_delta::<F, V, 3, true>(sq, msg),
@@ -196,6 +205,96 @@ pub(crate) fn lanes_squares<F: PrimeField>(d: u8, w: usize, len: usize) -> usize
         top = top.max(d + w.trailing_zeros() as usize);
     }
     top + 1
+}
+
+/// Whether [`two_level_lanes`] lays each tree flat ([`flat_delta`]): fewer super-blocks than
+/// lanes, whose trees side by side would leave lanes idle, on 4 lanes with d >= 4 (a tree's
+/// 2^(d-2) first-level products fill whole vectors).
+#[inline(always)]
+fn flat_fits<F: PrimeField, V: Lanes<F>>(d: u8, nsb: usize) -> bool {
+    V::W == 4 && d >= 4 && nsb < V::W
+}
+
+/// [`two_level_lanes`] for fewer super-blocks than lanes, each BRW tree laid flat across the
+/// lanes instead of one tree per lane (whose levels are a chain of d - 1 products, with
+/// lanes idle). A tree is linear in its first-level values P_k = (M_{4k+1} + x)(M_{4k+2} +
+/// x^2) + M_{4k+3}: BRW(M_1 .. M_delta) = sum_k P_k W_k, where W_k is the product of the
+/// factors x^(2^j) + M_(i 2^j) (j >= 2) on the way from P_k to the root where P_k lies in
+/// the multiplied (left) half. The super-block's weight in the digest, G = x^(t+2)
+/// gamma^(nsb-1-i), joins the W_k, so the digest is sum P_k (W_k G) + the tail: the products
+/// P_k (one vector product per 4 of them) and the weights (two, beside them) are
+/// independent, and one product joins them: three products deep, against a tree's d - 1
+/// levels, Horner in gamma and the weight after it. For 4 lanes lane k takes P_(4v+k) of
+/// vector v: the factors of j = 2 (lanes 0 and 2) and j = 3 (lanes 0 and 1) are in-vector,
+/// those of j >= 4 are the same for all lanes of a vector and join G in scalar code.
+#[inline(always)]
+fn flat_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: bool>(
+    sq: &[F],
+    msg: &[u8],
+) -> F {
+    let b = F::BLOCK;
+    let d = (DELTA + 1).trailing_zeros() as usize;
+    let sb = DELTA * b;
+    let (nsb, t) = two_level_shape::<F>(d as u8, msg.len());
+    debug_assert!(V::W == 4 && d >= 4 && (1..V::W).contains(&nsb));
+    // (The loads read `msg`, not just the super-blocks: lanes past them are either not
+    // in the tree's values or masked, and plain loads reach further.)
+    let sb_bytes = (nsb * sb).min(msg.len());
+    let (x, x2) = (V::splat(sq[0]), V::splat(sq[1]));
+    let (x4, x8) = (V::splat(sq[2]), V::splat(sq[3]));
+    let mut wk = lane_weights(sq, d, t, nsb);
+    let mut acc = <V as Field>::Wide::default();
+    for i in 0..nsb {
+        for v in 0..(1 << (d - 2)) / V::W {
+            // Vector v's lanes k take blocks 16 v + 4 k .. of super-block i.
+            let base = i * sb + 16 * v * b;
+            let a = x.add_block(flat_load::<F, V>(msg, base, 4 * b));
+            let bb = x2.add_block(flat_load::<F, V>(msg, base + b, 4 * b));
+            let c = flat_load::<F, V>(msg, base + 2 * b, 4 * b);
+            let p = V::reduce(a.mul_acc(bb, c.widen()));
+            // j = 2: blocks 16 v + 4 and + 12 for lanes 0 and 2 (lane 3 would read past
+            // the super-block: not loaded); j = 3: block 16 v + 8 for lanes 0 and 1.
+            let f2 = x4
+                .add_block(V::load_strided_lanes(msg, base + 3 * b, 4 * b, 3))
+                .keep_or_one(0b0101);
+            let f3 = x8
+                .add_block(flat_load::<F, V>(msg, base + 7 * b, 0))
+                .keep_or_one(0b0011);
+            // j >= 4: the same factor for the whole vector where its group is a left half.
+            let mut g = wk[nsb - 1 - i];
+            // (No `skip`: it left a call of `Take::nth` out of line.)
+            for (j, &s) in sq.iter().enumerate().take(d) {
+                let group = (4 * v) >> j.saturating_sub(2);
+                if j >= 4 && group % 2 == 0 {
+                    let at = i * sb + (((group + 1) << j) - 1) * b;
+                    g = g.mul(s.add_block(F::load(&msg[at..at + b], false)));
+                }
+            }
+            let w = f2.mul_chain(f3.mul_chain(V::splat(g)));
+            g.zeroize();
+            acc = p.mul_acc(w, acc);
+        }
+    }
+    wk.zeroize();
+    if LANE_TAIL {
+        let tail = tail_lanes::<F, V>(sq, &msg[sb_bytes..], t, msg.len());
+        V::reduce(tail.mul_acc(V::ladder(sq[0]), acc)).sum_lanes()
+    } else {
+        let mut tail_value = two_level_tail(sq, msg, sb_bytes, t);
+        let out = V::reduce(acc).sum_lanes().add(tail_value);
+        tail_value.zeroize();
+        out
+    }
+}
+
+/// `Lanes::load_strided` by plain loads where every lane's 16 bytes lie in `bytes`.
+#[inline(always)]
+fn flat_load<F: PrimeField, V: Lanes<F>>(bytes: &[u8], at: usize, stride: usize) -> V {
+    if at + (V::W - 1) * stride + 16 <= bytes.len() {
+        V::load_strided_whole(bytes, at, stride)
+    } else {
+        V::load_strided(bytes, at, stride)
+    }
 }
 
 /// [`two_level_lanes`] for super-blocks of DELTA = 2^d - 1 blocks.

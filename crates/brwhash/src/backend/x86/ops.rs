@@ -19,6 +19,11 @@ macro_rules! lane_conversions {
         }
 
         #[inline(always)]
+        fn keep_or_one(self, mask: u8) -> Self {
+            self.keep_or_one_limbs(mask)
+        }
+
+        #[inline(always)]
         fn shift_up(self, z: usize) -> Self {
             self.shift_up_limbs(z)
         }
@@ -130,7 +135,7 @@ macro_rules! width_ops {
         loadu = $loadu:ident, storeu = $storeu:ident,
         madd52lo = $madd52lo:ident, madd52hi = $madd52hi:ident,
         mask_permutexvar = $mask_permutexvar:ident, maskz_permutexvar = $maskz_permutexvar:ident,
-        hsum = $hsum:ident
+        mask_blend = $mask_blend:ident, hsum = $hsum:ident
     ) => {
         pub(crate) mod $module {
             use core::arch::x86_64::*;
@@ -209,6 +214,12 @@ macro_rules! width_ops {
             pub(crate) fn lane0_or(src: V, mask: u8, v: V) -> V {
                 unsafe { $mask_permutexvar(src, mask, ZV, v) }
             }
+            /// Lane j = lane j of `v` where bit j of `mask` is set, else lane j of `src`
+            /// (AVX-512F, and VL for ymm: IFMA code only).
+            #[inline(always)]
+            pub(crate) fn keep_or(src: V, mask: u8, v: V) -> V {
+                unsafe { $mask_blend(mask, src, v) }
+            }
             /// Lane j = lane j - z of `v` for j >= z, zero below (AVX-512F, and VL for ymm:
             /// IFMA code only).
             #[inline(always)]
@@ -273,6 +284,7 @@ width_ops!(
     madd52hi = _mm256_madd52hi_epu64,
     mask_permutexvar = _mm256_mask_permutexvar_epi64,
     maskz_permutexvar = _mm256_maskz_permutexvar_epi64,
+    mask_blend = _mm256_mask_blend_epi64,
     hsum = hsum256
 );
 
@@ -295,6 +307,7 @@ width_ops!(
     madd52hi = _mm512_madd52hi_epu64,
     mask_permutexvar = _mm512_mask_permutexvar_epi64,
     maskz_permutexvar = _mm512_maskz_permutexvar_epi64,
+    mask_blend = _mm512_mask_blend_epi64,
     hsum = hsum512
 );
 

@@ -482,6 +482,18 @@ macro_rules! radix44_width {
                 }
             }
 
+            impl<const K: u64> L44<K> {
+                /// `Lanes::keep_or_one` in registers: 1 is limbs (1, 0, 0).
+                #[inline(always)]
+                fn keep_or_one_limbs(self, mask: u8) -> Self {
+                    L44([
+                        keep_or(splat64(1), mask, self.0[0]),
+                        keep_or(ZV, mask, self.0[1]),
+                        keep_or(ZV, mask, self.0[2]),
+                    ])
+                }
+            }
+
             impl<const K: u64> Field for L44<K> {
                 type Wide = Wide;
                 const ZERO: Self = L44([ZV; 3]);
