@@ -1257,20 +1257,7 @@ pub(crate) fn one_shot_scalar(
                 n_sq = dec_short_squares(len as u64, block, c as usize).unwrap_or(n_sq);
                 n_hx = 1;
             }
-            if let Family::BrwHash(_) | Family::TBrwHash(_, _) = alg.family() {
-                // A short message: BRW of its l blocks reads x^(2^j) for 2^j <= l (x^4 at
-                // least: a chunk's first level), Horner in x the blocks after the BRW part,
-                // its value and L.
-                let l = len.div_ceil(block);
-                if l <= 32 {
-                    let t = match alg.family() {
-                        Family::TBrwHash(t, _) => t as usize,
-                        _ => 0,
-                    };
-                    n_sq = ((usize::BITS - l.leading_zeros()) as usize).max(3);
-                    n_hx = (l % (1 << t) + 2).min(G);
-                }
-            }
+            // (BRWHash / t-BRWHash of at most 32 blocks went to `key_only`.)
             if let Some(d) = gamma_log {
                 // Two levels in one call (`construct::scalar::two_level`): super-blocks read
                 // x^(2^j) for j < d and gamma = x^(2^d), no more (a key's six or more
@@ -1315,13 +1302,18 @@ pub(crate) fn one_shot_scalar(
 
 /// The scalar backend's one-shot paths from the key `k` alone, with no `Powers` (whose zero
 /// fill, wipe and powers cost a 256-byte 4-Hash1271 message about 150 TSC cycles):
-/// c-decBRWHash of at most two blocks per stream, and d-2LHash (or d-Hash of 2^d blocks or
-/// more). `None` for another function or length.
+/// c-decBRWHash of at most two blocks per stream, d-2LHash (or d-Hash of 2^d blocks or
+/// more), and BRWHash / t-BRWHash of at most 32 blocks. `None` for another function or
+/// length.
 #[cfg(target_arch = "x86_64")]
 fn key_only(alg: Algorithm, prime: Prime, k: u128, msg: &[u8]) -> Option<Digest> {
     if !matches!(
         alg.family(),
-        Family::DecBrwHash(..) | Family::TwoLHash(..) | Family::DHash(..)
+        Family::DecBrwHash(..)
+            | Family::TwoLHash(..)
+            | Family::DHash(..)
+            | Family::BrwHash(_)
+            | Family::TBrwHash(..)
     ) {
         return None;
     }
@@ -1341,6 +1333,8 @@ fn key_only_value<F: PrimeField>(alg: Algorithm, x: F, msg: &[u8]) -> Option<F> 
         Family::TwoLHash(d, _) | Family::DHash(d, _) => {
             crate::backend::scalar::two_level(x, d, msg)
         }
+        Family::BrwHash(_) => crate::backend::scalar::brw(x, 0, msg),
+        Family::TBrwHash(t, _) => crate::backend::scalar::brw(x, t, msg),
         _ => None,
     }
 }

@@ -1270,6 +1270,12 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_two_level(x, d, msg) }
     }
 
+    /// BRWHash / t-BRWHash of at most 32 blocks from the key alone (`construct::brw_key`).
+    pub(crate) fn brw<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
+        debug_assert!(super::scalar_here());
+        unsafe { x86::scalar_brw(x, t, msg) }
+    }
+
     /// c-decBRWHash of at most two blocks per stream from the key alone
     /// (`construct::dec_linear_key`).
     pub(crate) fn dec_linear<F: PrimeField>(x: F, c: usize, msg: &[u8]) -> Option<F> {

@@ -24,8 +24,8 @@ pub(crate) use hash2l::{
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
 pub(crate) use scalar::{
-    dec_linear_key, dec_linear_powers, dec_pair_weights, dec_short_squares, horner_one_shot,
-    one_shot as scalar_one_shot, poly1305_horner, two_level_key, ScalarHasher,
+    brw_key, dec_linear_key, dec_linear_powers, dec_pair_weights, dec_short_squares,
+    horner_one_shot, one_shot as scalar_one_shot, poly1305_horner, two_level_key, ScalarHasher,
 };
 
 use crate::algorithm::Family;

@@ -18,7 +18,7 @@ use super::{powers_to_g, GroupsCall, Held, Powers};
 use crate::algorithm::Family;
 use crate::backend::TwoLevelKernel;
 use crate::eval::brw::ubrw_at;
-use crate::eval::{brw_short, Brw, Horner, G};
+use crate::eval::{brw_short, brw_short_at, Brw, Horner, G};
 use crate::field::{Clamped, Field, Fp1305, PrimeField};
 use crate::Algorithm;
 use zeroize::Zeroize;
@@ -1014,6 +1014,54 @@ pub(crate) fn two_level_key<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F>
     }
     let v = two_level_with(&sq[..=top], d, msg);
     sq.iter_mut().zeroize();
+    Some(v)
+}
+
+/// BRWHash (`t` = 0) or t-BRWHash of a message of at most 32 blocks in one call from the key
+/// `x` alone: the squarings x^(2^j), 2^j <= l, in registers (x^4 at least), the blocks read
+/// from `msg` where the tree uses them, and the end by Horner in pairs with x^2. A `Powers`
+/// and a streaming state cost such a message two zero fills and their wipes. `None` for a
+/// longer message.
+#[inline(always)]
+pub(crate) fn brw_key<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
+    let b = F::BLOCK;
+    let l = msg.len().div_ceil(b);
+    if l > 32 {
+        return None;
+    }
+    // BRW covers whole groups of 2^t blocks (all of them for BRWHash), Horner the rest.
+    let prefix = if t == 0 { l } else { l >> t << t };
+    // Chunk i of 4 blocks reads x^(2^(2 + ntz i)): x^32 for 32 blocks.
+    let n = ((usize::BITS - l.leading_zeros()) as usize).max(3);
+    let mut sq = [F::ZERO; 6];
+    sq[0] = x;
+    for j in 1..n {
+        sq[j] = sq[j - 1].square();
+    }
+    let block = |i| tail_block(msg, i);
+    let mut head = brw_short_at(&sq[..n], prefix, &block);
+    let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
+    let v = if t == 0 {
+        // x * (x * BRW + L) = x^2 BRW + x L.
+        F::reduce(F::wide_add(sq[1].mul_wide(head), x.mul_wide(length)))
+    } else {
+        // x * Poly(x; BRW value, the other blocks, L).
+        let rest = &msg[(prefix * b).min(msg.len())..];
+        let k = l - prefix;
+        x_poly_pairs(
+            x,
+            sq[1],
+            k + 2,
+            #[inline(always)]
+            |i| match i {
+                0 => head,
+                _ if i <= k => tail_block(rest, i - 1),
+                _ => length,
+            },
+        )
+    };
+    head.zeroize();
+    sq.zeroize();
     Some(v)
 }
 

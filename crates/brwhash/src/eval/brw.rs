@@ -189,24 +189,68 @@ pub fn ubrw<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F::Wide {
 /// (depth at most 3), so no recursion and no allocation: SIMD backends inline it whole.
 #[inline(always)]
 pub fn brw_short<F: Field, P: SqTable<F> + ?Sized>(sq: &P, ms: &[F]) -> F {
-    debug_assert!(ms.len() <= 1 << MAX_W);
     let mut stack = [F::Wide::default(); 4];
     let mut depth = 0;
     let mut chunks = ms.chunks_exact(4);
     let mut i = 0u32;
     for c in &mut chunks {
         i += 1;
-        let k = i.trailing_zeros() as usize;
-        let mut tmp = ubrw_le3(sq, &c[..3]);
-        for _ in 0..k {
-            depth -= 1;
-            tmp = F::wide_add(tmp, stack[depth]);
-        }
-        stack[depth] = F::reduce(tmp).mul_wide(sq.sq(2 + k).add_block(c[3]));
-        depth += 1;
+        let m = |j: usize| c[j];
+        brw_chunk(sq, &mut stack, &mut depth, i, &m);
     }
-    let mut tmp = ubrw_le3(sq, chunks.remainder());
-    for e in &stack[..depth] {
+    brw_short_end(ubrw_le3(sq, chunks.remainder()), &stack[..depth])
+}
+
+/// [`brw_short`] of the `l` blocks `m(0)` .. `m(l - 1)`, each read where it is used (no array
+/// of them to fill: a one-shot BRWHash message reads its blocks from its bytes).
+#[inline(always)]
+pub fn brw_short_at<F: Field, P: SqTable<F> + ?Sized>(sq: &P, l: usize, m: &impl BlockAt<F>) -> F {
+    let mut stack = [F::Wide::default(); 4];
+    let mut depth = 0;
+    let whole = l / 4;
+    for i in 0..whole {
+        let c = |j: usize| m.at(4 * i + j);
+        brw_chunk(sq, &mut stack, &mut depth, i as u32 + 1, &c);
+    }
+    // The last partial chunk: at most 3 blocks.
+    let r = l % 4;
+    let mut rest = [F::ZERO; 3];
+    for (j, v) in rest.iter_mut().enumerate().take(r) {
+        *v = m.at(4 * whole + j);
+    }
+    brw_short_end(ubrw_le3(sq, &rest[..r]), &stack[..depth])
+}
+
+/// Chunk `i` (from 1) of [`brw_short`]'s stack algorithm, blocks `c(0)` .. `c(3)`: its
+/// unreduced BRW plus the entries it completes, times x^(2^(2 + ntz i)) + M_4, pushed.
+#[inline(always)]
+fn brw_chunk<F: Field, P: SqTable<F> + ?Sized>(
+    sq: &P,
+    stack: &mut [F::Wide; 4],
+    depth: &mut usize,
+    i: u32,
+    c: &impl BlockAt<F>,
+) {
+    debug_assert!(i <= 1 << (MAX_W - 2));
+    let k = i.trailing_zeros() as usize;
+    let mut tmp = F::wide_add(
+        sq.sq(0)
+            .add_block(c.at(0))
+            .mul_wide(sq.sq(1).add_block(c.at(1))),
+        c.at(2).widen(),
+    );
+    for _ in 0..k {
+        *depth -= 1;
+        tmp = F::wide_add(tmp, stack[*depth]);
+    }
+    stack[*depth] = F::reduce(tmp).mul_wide(sq.sq(2 + k).add_block(c.at(3)));
+    *depth += 1;
+}
+
+/// The end of [`brw_short`]: the last partial chunk's unreduced BRW `tmp` plus the stack.
+#[inline(always)]
+fn brw_short_end<F: Field>(mut tmp: F::Wide, stack: &[F::Wide]) -> F {
+    for e in stack {
         tmp = F::wide_add(tmp, *e);
     }
     F::reduce(tmp)

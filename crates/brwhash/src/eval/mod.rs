@@ -10,7 +10,7 @@ pub mod brw;
 pub mod horner;
 pub mod stack;
 
-pub use brw::{brw_short, ubrw_le3, Brw, BrwChunks};
+pub use brw::{brw_short, brw_short_at, ubrw_le3, Brw, BrwChunks};
 pub use horner::Horner;
 pub use stack::Stack;
 

@@ -123,6 +123,11 @@ pub(crate) fn scalar_horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
 }
 
 #[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_brw<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
+    crate::construct::brw_key(x, t, msg)
+}
+
+#[target_feature(enable = "bmi2")]
 pub(crate) fn scalar_two_level<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F> {
     crate::construct::two_level_key(x, d, msg)
 }
