@@ -1024,13 +1024,10 @@ pub(crate) fn two_level_key<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> Option<F>
 /// longer message.
 #[inline(always)]
 pub(crate) fn brw_key<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
-    let b = F::BLOCK;
-    let l = msg.len().div_ceil(b);
+    let l = msg.len().div_ceil(F::BLOCK);
     if l > 32 {
         return None;
     }
-    // BRW covers whole groups of 2^t blocks (all of them for BRWHash), Horner the rest.
-    let prefix = if t == 0 { l } else { l >> t << t };
     // Chunk i of 4 blocks reads x^(2^(2 + ntz i)): x^32 for 32 blocks.
     let n = ((usize::BITS - l.leading_zeros()) as usize).max(3);
     let mut sq = [F::ZERO; 6];
@@ -1038,18 +1035,31 @@ pub(crate) fn brw_key<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
     for j in 1..n {
         sq[j] = sq[j - 1].square();
     }
+    let v = brw_with(&sq[..n], t, msg);
+    sq.zeroize();
+    Some(v)
+}
+
+/// BRWHash (`t` = 0) or t-BRWHash of a message of at most 32 blocks from the squarings
+/// `sq[j]` = x^(2^j), 2^j <= its block count (x^4 at least): a key's, or [`brw_key`]'s.
+#[inline(always)]
+fn brw_with<F: PrimeField>(sq: &[F], t: u8, msg: &[u8]) -> F {
+    let b = F::BLOCK;
+    let l = msg.len().div_ceil(b);
+    // BRW covers whole groups of 2^t blocks (all of them for BRWHash), Horner the rest.
+    let prefix = if t == 0 { l } else { l >> t << t };
     let block = |i| tail_block(msg, i);
-    let mut head = brw_short_at(&sq[..n], prefix, &block);
+    let mut head = brw_short_at(sq, prefix, &block);
     let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
     let v = if t == 0 {
         // x * (x * BRW + L) = x^2 BRW + x L.
-        F::reduce(F::wide_add(sq[1].mul_wide(head), x.mul_wide(length)))
+        F::reduce(F::wide_add(sq[1].mul_wide(head), sq[0].mul_wide(length)))
     } else {
         // x * Poly(x; BRW value, the other blocks, L).
         let rest = &msg[(prefix * b).min(msg.len())..];
         let k = l - prefix;
         x_poly_pairs(
-            x,
+            sq[0],
             sq[1],
             k + 2,
             #[inline(always)]
@@ -1061,8 +1071,7 @@ pub(crate) fn brw_key<F: PrimeField>(x: F, t: u8, msg: &[u8]) -> Option<F> {
         )
     };
     head.zeroize();
-    sq.zeroize();
-    Some(v)
+    v
 }
 
 /// A d-2LHash message's complete super-blocks and the blocks after them.
@@ -1376,6 +1385,14 @@ pub(crate) fn one_shot<F: PrimeField, const S: usize>(
             }
         }
         Family::TwoLHash(d, _) | Family::DHash(d, _) => return two_level(p, d, msg),
+        // A key holds every squaring a message of 32 blocks reads (x^32).
+        Family::BrwHash(_) | Family::TBrwHash(..) if msg.len().div_ceil(F::BLOCK) <= 32 => {
+            let t = match alg.family() {
+                Family::TBrwHash(t, _) => t,
+                _ => 0,
+            };
+            return brw_with(p.squares(), t, msg);
+        }
         _ => {}
     }
     let mut core = Core::new(alg, Some(msg.len() as u64));
