@@ -372,20 +372,7 @@ fn two_level_finish<F: PrimeField, const S: usize>(
         t = 0;
     }
     // x * Poly(x; V, the blocks of the final partial super-block, L).
-    let mut head = outer.value(p.hg());
-    let v = x_poly(
-        p.hx(),
-        F::ZERO,
-        t + 2,
-        #[inline(always)]
-        |i| match i {
-            0 => head,
-            _ if i <= t => tail_block(tail, i - 1),
-            _ => length,
-        },
-    );
-    head.zeroize();
-    v
+    x_poly_end(p.hx(), outer.value(p.hg()), tail, t, length)
 }
 
 impl<F: PrimeField> Core<F> {
@@ -792,6 +779,25 @@ fn x_poly<F: Field>(xp: &[F], mut acc: F, count: usize, value: impl Fn(usize) ->
     acc
 }
 
+/// x * Poly(x; `head`, the `t` blocks of `tail`, `length`) by [`x_poly`] with `xp` = x^1 ..
+/// x^g; `head` (a value of the key) is wiped.
+#[inline(always)]
+fn x_poly_end<F: PrimeField>(xp: &[F], mut head: F, tail: &[u8], t: usize, length: F) -> F {
+    let v = x_poly(
+        xp,
+        F::ZERO,
+        t + 2,
+        #[inline(always)]
+        |i| match i {
+            0 => head,
+            _ if i <= t => tail_block(tail, i - 1),
+            _ => length,
+        },
+    );
+    head.zeroize();
+    v
+}
+
 /// Block `i` of the blocks `tail` holds (the last may be short, and is then zero-padded), as
 /// an element: pad2.
 #[inline(always)]
@@ -949,24 +955,12 @@ fn two_level<F: PrimeField, const S: usize>(p: &Powers<F, S>, d: u8, msg: &[u8])
         outer.push(p.hg(), v);
     }
     // x * Poly(x; V, the t blocks after the super-blocks, L).
-    let mut head = outer.value(p.hg());
+    let head = outer.value(p.hg());
     outer.zeroize();
     let tail = &msg[sb_bytes..];
     let t = tail.len().div_ceil(b);
     let length = F::from_u64((msg.len() as u64).wrapping_mul(8));
-    let v = x_poly(
-        p.hx(),
-        F::ZERO,
-        t + 2,
-        #[inline(always)]
-        |i| match i {
-            0 => head,
-            _ if i <= t => tail_block(tail, i - 1),
-            _ => length,
-        },
-    );
-    head.zeroize();
-    v
+    x_poly_end(p.hx(), head, tail, t, length)
 }
 
 /// [`super_block`] for d = 2..5.
