@@ -1098,15 +1098,28 @@ const MIN_STREAM_HALF_CHUNKS: usize = 8;
 /// 4 streams of 16 bytes.
 const STREAM_HELD_BYTES: usize = 2 * MIN_STREAM_HALF_CHUNKS * 4 * 4 * 16;
 
-/// The chunk count and the stack of a [`DecPeriods`] evaluation (entries valid in lanes 4-7).
+/// Inline stack entries of a whole message's [`Periods`]: after c chunks of each stream the
+/// stack holds one entry per 1 bit of c / 2 (the shorter periods at the end of a message add
+/// theirs), so 12 serve every message below 2^13 chunks (2 MiB of 16-byte blocks) without a
+/// heap entry. A spill allocates 64-byte-aligned memory, glibc's slow path: with 4 inline
+/// entries a 62-chunk message (16000 B) took 353 TSC cycles more than one of 60 chunks, with
+/// a key (4-decBRWHash1305 16000 B 2156 against 1769 at 16384 B).
+const WHOLE_STACK: usize = 12;
+
+/// Inline stack entries of a streamed [`DecPeriods`] state, which is built per message (an
+/// entry is up to 384 bytes): its updates run periods of at least 16 chunks, and the held
+/// chunks at most 3 shorter ones at the end, so 6 spill only from 15 periods of 16 chunks
+/// (56 KiB of 15-byte blocks), where an allocation costs under 1%.
+const STREAM_STACK: usize = 6;
+
+/// The chunk count and the stack of a [`DecPeriods`] evaluation (entries valid in lanes 4-7),
+/// with `N` inline stack entries.
 #[derive(Clone)]
-struct Periods<V: Field> {
+struct Periods<V: Field, const N: usize> {
     /// Chunks of each stream done: a multiple of the period just done.
     chunks: u64,
-    /// One entry per 1 bit of the period count: 4 inline entries serve up to 15 periods
-    /// (60 KiB streamed, 120 KiB whole) without a heap entry, and keep a streaming state
-    /// small (it is built per message: an entry is up to 384 bytes).
-    stack: Stack<V::Wide, 4>,
+    /// One entry per 1 bit of the period count ([`WHOLE_STACK`], [`STREAM_STACK`]).
+    stack: Stack<V::Wide, N>,
     /// The stack BRW within a period, reused by every period (each ends with it empty) so
     /// that its slots (products with key powers) are wiped once per message, not once per
     /// period (a wipe per period cost 5-7%: 4-decBRWHash1305 with a key, 4 KiB and 1 MiB).
@@ -1116,7 +1129,7 @@ struct Periods<V: Field> {
     brw: BrwChunks<V, 4, 4>,
 }
 
-impl<V: Field> Default for Periods<V> {
+impl<V: Field, const N: usize> Default for Periods<V, N> {
     #[inline(always)]
     fn default() -> Self {
         Periods {
@@ -1128,7 +1141,7 @@ impl<V: Field> Default for Periods<V> {
 }
 
 /// Wipes both stacks: no chunks done.
-impl<V: Field> Zeroize for Periods<V> {
+impl<V: Field, const N: usize> Zeroize for Periods<V, N> {
     #[inline(always)]
     fn zeroize(&mut self) {
         self.chunks = 0;
@@ -1137,7 +1150,7 @@ impl<V: Field> Zeroize for Periods<V> {
     }
 }
 
-impl<V: Field> Periods<V> {
+impl<V: Field, const N: usize> Periods<V, N> {
     /// One period of 2s chunks per stream (s a power of two, the chunk count a multiple of
     /// 2s): lanes 0-3 take chunks 1..s of it from the first half of `bytes`, lanes 4-7 chunks
     /// s+1..2s from the second, as one 8-lane stack BRW whose chunk numbers have the same
@@ -1382,7 +1395,7 @@ fn load_half_vector<F: PrimeField, V: Halves<F>>(lo: &[u8], hi: &[u8], q: usize)
 pub(crate) struct DecPeriods<F: PrimeField, V: Halves<F>> {
     held: Tail<{ STREAM_HELD_BYTES + 4 * 16 }>,
     n: u64,
-    periods: Periods<V>,
+    periods: Periods<V, STREAM_STACK>,
     /// x and x^2 in every lane, once broadcast.
     xs: Option<(V, V)>,
     _field: PhantomData<F>,
@@ -1507,7 +1520,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     #[inline(always)]
     fn whole_values<T: KeySquares<F> + ?Sized>(p: &T, msg: &[u8]) -> V::Half {
         let table = Splat::<F, V, T>::new(p);
-        let mut periods = Periods::<V>::default();
+        let mut periods = Periods::<V, WHOLE_STACK>::default();
         let rest = periods.run(&table, msg, 1);
         let whole = rest.len() / Self::VBLOCK * Self::VBLOCK;
         let mut last = [0u8; 4 * 16];
