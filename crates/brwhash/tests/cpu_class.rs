@@ -27,16 +27,23 @@ fn the_other_cpu_class_gives_the_same_digests() {
         Algorithm::POLYHASH1305,
         Algorithm::POLYHASH1271,
         "4-decBRWHash1305".parse().unwrap(),
+        "4-decBRWHash1271".parse().unwrap(),
     ];
     // Every length to 2 KiB (every crossover and ymm group shape), then lengths around the
-    // one-shot ymm limits (14 KiB for 2^130 - 5, 18 KiB for 2^127 - 1) and the short power
-    // table's (56 ymm vector blocks).
+    // one-shot ymm limits (14 KiB for 2^130 - 5, 18 KiB for 2^127 - 1), the short power
+    // table's (56 ymm vector blocks), and 4-decBRWHash's 4-lane limit (8 KiB where zmm runs
+    // in halves, 1792 B elsewhere).
     let mut lengths: Vec<usize> = (0..=2048).collect();
     lengths.extend([
         3583,
         3584,
         3585,
         3600,
+        4000,
+        6000,
+        8191,
+        8192,
+        8193,
         14 * 1024 - 1,
         14 * 1024,
         14 * 1024 + 17,

@@ -315,6 +315,25 @@ enum Lanes {
     Ifma8,
 }
 
+/// Bytes below which a 4-decBRWHash message of known length takes 4 ymm IFMA lanes rather
+/// than periods over 8 zmm lanes (`Plan::for_length`): 1792, and 8192 where the CPU runs zmm
+/// in halves ([`zmm_in_halves`]), whose 8 lanes cost as much per block as 4 and only add the
+/// periods' joins (two dependent products each) and a cross-lane step. Measured on Zen 4,
+/// min TSC cycles per message of 20 interleaved runs, periods vs 4 lanes, with a key /
+/// one-shot: 2^130-5 2 KiB 384 / 568 vs 332 / 537, 3 KiB 534 / 724 vs 434 / 662, 4000 B
+/// 676 / 858 vs 544 / 788, 4 KiB 576 / 796 vs 550 / 791, 5000 B 711 / 1150 vs 666 / 921,
+/// 7936 B 1091 / 1332 vs 960 / 1227, 8 KiB 955 / 1225 vs 962 / 1271, 9000 B 1235 / 1348 vs
+/// 1315 / 1378, 16 KiB 1737 / 2077 vs 1832 / 2367; 2^127-1 with a key 2 KiB 394 vs 366,
+/// 5000 B 790 vs 701, 7000 B 1018 vs 923, 8 KiB 1251 vs 1309.
+#[inline]
+fn dec4_below() -> u64 {
+    if zmm_in_halves() {
+        8192
+    } else {
+        1792
+    }
+}
+
 impl Plan {
     /// The plan for a message of known length (one-shot): 4-decBRWHash on IFMA takes 4 ymm
     /// lanes rather than periods over 8 lanes for short messages, which hold only short
@@ -325,11 +344,14 @@ impl Plan {
     /// lanes (`combine_lanes`), TSC cycles/byte with a key / one-shot, 4 lanes vs periods:
     /// 2^130-5 1536 B 0.206 / 0.282 vs 0.208 / 0.282, 2 KiB 0.174 / 0.266 vs 0.162 / 0.255;
     /// 2^127-1 1 KiB 0.363 / 0.323 vs 0.387 / 0.343, 1536 B 0.208 / 0.252 vs 0.210 / 0.269,
-    /// 2 KiB 0.178 / 0.247 vs 0.157 / 0.205: below 1792 bytes for both primes. Streaming
-    /// (length unknown) keeps the bulk plan.
+    /// 2 KiB 0.178 / 0.247 vs 0.157 / 0.205: below 1792 bytes for both primes. Where the CPU
+    /// runs zmm in halves, up to 8 KiB ([`dec4_below`]). Streaming (length unknown) keeps the
+    /// bulk plan.
     fn for_length(self, length: Option<u64>) -> Plan {
         match (self, length) {
-            (Plan::DecPeriods(Lanes::Ifma8), Some(n)) if n < 1792 => Plan::Dec(Lanes::Ifma4),
+            (Plan::DecPeriods(Lanes::Ifma8), Some(n)) if n < dec4_below() => {
+                Plan::Dec(Lanes::Ifma4)
+            }
             _ => self,
         }
     }
