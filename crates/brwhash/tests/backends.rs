@@ -138,9 +138,11 @@ fn random_lengths_to_one_mebibyte() {
 }
 
 /// Long c-decBRWHash messages: more than 511 periods of 4-decBRWHash on 8 lanes (8 KiB each
-/// in one-shot, 4 KiB streamed), so the stack of completed periods grows past its inline
-/// entries; against the scalar backend (the portable one is slow at this length), one-shot
-/// and streamed in pieces that do and do not divide a period.
+/// in one-shot and in 64 KiB updates), so the stack of completed periods grows past its
+/// inline entries; against the scalar backend (the portable one is slow at this length),
+/// one-shot and streamed in pieces that do and do not divide a period. (Streams of small
+/// updates take 4 ymm lanes where zmm runs in halves: `tests/cpu_class.rs` runs them on
+/// periods there.)
 #[test]
 fn long_decbrw_messages() {
     let mut rng = Rng(5);

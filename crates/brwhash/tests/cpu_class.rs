@@ -1,11 +1,12 @@
 //! The CPU-class choices (`BRWHASH_ZMM_HALVES`): where the CPU runs zmm in halves (Zen 4),
-//! one-shot polyHash / Poly1305 on IFMA takes 4 ymm lanes and the scalar crossovers differ.
+//! one-shot polyHash / Poly1305 on IFMA takes 4 ymm lanes and the scalar crossovers differ,
+//! and 4-decBRWHash takes 4 ymm lanes for short messages and streams of small updates.
 //! This binary forces the choice this CPU does not make, so that both paths are tested on
 //! any CPU with IFMA (the rest of the suite runs the CPU's own); the digests must not change.
 
 mod common;
 
-use brwhash::{Algorithm, Backend, Key};
+use brwhash::{Algorithm, Backend, Hasher, Key};
 use common::Rng;
 
 #[test]
@@ -58,6 +59,12 @@ fn the_other_cpu_class_gives_the_same_digests() {
     for alg in algs {
         checked += agree_with_portable(alg, Backend::Ifma, &lengths, &data, &mut rng, other);
     }
+    // Streams: where zmm runs in halves, 4-decBRWHash takes 4 ymm lanes for updates below
+    // 16 KiB (2^130 - 5) or 32 KiB (2^127 - 1), periods over 8 lanes for larger ones (and
+    // everywhere else): pieces on both sides, some that end inside a chunk or a period.
+    for alg in &algs[3..] {
+        checked += streams_agree(*alg, &data, &mut rng, other);
+    }
     // Hash2L on VPCLMULQDQ: the xmm code keeps more blocks where zmm runs in halves.
     if Backend::Vpclmul.cpu_supports() {
         let lengths: Vec<usize> = (0..=1300).collect();
@@ -94,6 +101,48 @@ fn agree_with_portable(
             );
             assert_eq!(brwhash::hash(alg, &key, msg).unwrap(), want, "{alg} n={n}");
             checked += 1;
+        }
+    }
+    checked
+}
+
+/// `alg` on IFMA streamed in pieces of fixed and random sizes (a `Hasher` per message) gives
+/// the portable digest of every message. Returns the messages checked.
+fn streams_agree(alg: Algorithm, data: &[u8], rng: &mut Rng, halves: &str) -> usize {
+    let mut checked = 0;
+    for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
+        let slow = Key::with_backend(alg, &key, Backend::Portable).unwrap();
+        let fast = Key::with_backend(alg, &key, Backend::Ifma).unwrap();
+        for n in [3000, 9000, 16_384, 20_000, 40_000] {
+            let msg = &data[..n];
+            let want = slow.hash(msg);
+            for piece in [1000, 3841, 4096, 8192, 16_383, 16_384, 32_767, 32_768] {
+                let mut h = Hasher::new(&fast);
+                for p in msg.chunks(piece) {
+                    h.update(p).unwrap();
+                }
+                assert_eq!(
+                    h.finalize(),
+                    want,
+                    "{alg} n={n} pieces of {piece} halves={halves}"
+                );
+                checked += 1;
+            }
+            for bound in [300, 5000, 20_000] {
+                let mut h = Hasher::new(&fast);
+                let mut at = 0;
+                while at < n {
+                    let end = (at + (rng.next() % bound) as usize).min(n);
+                    h.update(&msg[at..end]).unwrap();
+                    at = end;
+                }
+                assert_eq!(
+                    h.finalize(),
+                    want,
+                    "{alg} n={n} random pieces halves={halves}"
+                );
+                checked += 1;
+            }
         }
     }
     checked

@@ -820,8 +820,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 }
                 return extend_wiping(&mut d.head, data);
             }
-            // Past the crossover: start the SIMD state on the bytes held so far.
-            let mut state = SimdState::new(d.alg, d.backend, None).expect("a planned state");
+            // Past the crossover: start the SIMD state on the bytes held so far, its plan
+            // chosen for updates of this one's size.
+            let mut state =
+                SimdState::for_stream(d.alg, d.backend, data.len()).expect("a planned state");
             state.update(p, &d.head);
             wipe_vec(&mut d.head);
             *kind = Kind::Simd(state);
