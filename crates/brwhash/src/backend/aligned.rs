@@ -39,9 +39,23 @@ impl<T> AlignedBox<T> {
         Layout::from_size_align(size_of::<T>() + pad, align).expect("a SIMD state's size")
     }
 
-    /// `make()`'s value in a new box, written in place.
+    /// `make()`'s value in a new box.
     #[inline]
     pub fn new_with(make: impl FnOnce() -> T) -> Self {
+        let (value, offset) = Self::allocate();
+        // SAFETY: `value` is aligned for T and has room for one (`allocate`); nothing is
+        // there to drop.
+        unsafe { value.as_ptr().write(make()) };
+        AlignedBox {
+            value,
+            offset,
+            _owns: PhantomData,
+        }
+    }
+
+    /// Room for a T at its alignment, uninitialized, and its offset in the allocation.
+    #[inline]
+    fn allocate() -> (NonNull<T>, usize) {
         const { assert!(size_of::<T>() > 0) };
         let layout = Self::layout();
         // SAFETY: the layout's size is non-zero (T is not zero-sized, asserted above).
@@ -55,28 +69,30 @@ impl<T> AlignedBox<T> {
         assert!(offset + size_of::<T>() <= layout.size());
         // SAFETY: `offset` is within the allocation (asserted), which is non-null.
         let value = unsafe { NonNull::new_unchecked(start.add(offset).cast::<T>()) };
-        // SAFETY: `value` is aligned for T and has room for one (asserted above); nothing is
-        // there to drop.
-        unsafe { value.as_ptr().write(make()) };
-        AlignedBox {
-            value,
-            offset,
-            _owns: PhantomData,
-        }
+        (value, offset)
     }
 }
 
 impl<T: Default> Default for AlignedBox<T> {
     #[inline]
     fn default() -> Self {
-        // A call that returns the value (through a hidden pointer) lets LLVM pass the box's
-        // memory as that pointer; inlined, the value was built on the stack and copied (a
-        // 4-decBRWHash state is 7.7 KiB: measured 20% of a streamed 4 KiB message).
+        // Built where it lives: a value returned (even by a call that is not inlined) was
+        // built on the stack and copied into the box, a `memcpy` of 1.4-4.7 KiB per
+        // streamed message (6% of a 4-decBRWHash1305 stream of 8000 bytes in 4 KiB
+        // updates, perf).
         #[inline(never)]
-        fn make<T: Default>() -> T {
-            T::default()
+        fn build<T: Default>(slot: NonNull<T>) {
+            // SAFETY: `slot` is aligned for T, has room for one and holds nothing to drop
+            // (`allocate`).
+            unsafe { slot.as_ptr().write(T::default()) }
         }
-        Self::new_with(make::<T>)
+        let (value, offset) = Self::allocate();
+        build(value);
+        AlignedBox {
+            value,
+            offset,
+            _owns: PhantomData,
+        }
     }
 }
 

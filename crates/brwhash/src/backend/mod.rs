@@ -929,9 +929,17 @@ impl<F: SimdPrime> SimdState<F> {
     /// - 4-decBRWHash1271 (`DecPeriods` on 15-byte blocks, whose 4 KiB updates never end on
     ///   a period: each update costs more), holding 8 KiB vs 2 KiB: 4 KiB 0.178 vs 0.206,
     ///   8 KiB 0.143 vs 0.158-0.161: 8 KiB.
+    /// - Where zmm runs in halves, streams of small updates take 4 ymm lanes
+    ///   (`Plan::for_stream`), which start anywhere: 4-decBRWHash1271 holding 8 KiB vs 2 KiB
+    ///   (Zen 4, timing loop, TSC cycles per message) in 4 KiB updates 3000 B 783 vs 730,
+    ///   6000 B 1289 vs 1153, 8 KiB 1651 vs 1429, 16 KiB 2913 vs 2512, 64 KiB 9556 vs 8998;
+    ///   in 1500-byte updates 3000 B 806 vs 984, 6000 B 1337 vs 1444, 12000 B 2475 vs 2413:
+    ///   2 KiB, as for 2^130-5.
     pub fn hold_bytes(alg: Algorithm, backend: Backend) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match Plan::of(alg, backend) {
+            // Streams of small updates take 4 lanes there (`Plan::for_stream`).
+            Some(Plan::DecPeriods(Lanes::Ifma8)) if zmm_in_halves() => 2048,
             Some(Plan::DecPeriods(_)) if p1271 => 8192,
             _ => 2048,
         }
