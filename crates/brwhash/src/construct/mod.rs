@@ -501,15 +501,6 @@ impl<const N: usize> Held<N> {
         &self.buf[..self.len]
     }
 
-    /// The held bytes zero-padded to a multiple of `unit` (the zero blocks and zero-padded
-    /// short block that end a decBRWHash message).
-    #[inline(always)]
-    pub fn padded(&mut self, unit: usize) -> &[u8] {
-        let used = self.len.div_ceil(unit) * unit;
-        self.buf[self.len..used].fill(0);
-        &self.buf[..used]
-    }
-
     /// Whether every byte is zero and nothing is held.
     #[cfg(test)]
     pub fn is_wiped(&self) -> bool {
@@ -613,6 +604,29 @@ impl<const CAP: usize> Tail<CAP> {
     #[inline(always)]
     pub fn clear(&mut self) {
         self.bytes.clear();
+    }
+
+    /// [`Held::feed_runs`] on the heap: runs of whole chunks of `chunk` bytes (at most `CAP`)
+    /// go to `f` straight from `data` where they lie whole, the held bytes completed first;
+    /// the rest is held (updates of whole chunks never allocate).
+    #[inline(always)]
+    pub fn feed_runs(&mut self, chunk: usize, mut data: &[u8], mut f: impl FnMut(&[u8])) {
+        debug_assert!(chunk <= CAP);
+        if !self.bytes.is_empty() {
+            let take = (chunk - self.bytes.len()).min(data.len());
+            self.append(&data[..take]);
+            data = &data[take..];
+            if self.bytes.len() < chunk {
+                return;
+            }
+            f(&self.bytes);
+            self.bytes.clear();
+        }
+        let (whole, rest) = data.split_at(data.len() - data.len() % chunk);
+        if !whole.is_empty() {
+            f(whole);
+        }
+        self.append(rest);
     }
 
     /// The held bytes zero-padded to a multiple of `unit` (within `CAP`).

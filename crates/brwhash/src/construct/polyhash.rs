@@ -3,7 +3,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Held, Lanes, Powers};
+use super::{Lanes, Powers, Tail};
 use crate::backend::{end_of, prefetch_ahead, TO_L1};
 use crate::eval::{Horner, G};
 use crate::field::{Field, PrimeField};
@@ -517,7 +517,9 @@ const MAX_WORDS: usize = 40;
 /// slow `memalign` on every message.
 #[derive(Clone)]
 pub(crate) struct PolyStream<F: PrimeField, V: Lanes<F>> {
-    held: Held<MAX_GROUP_BYTES>,
+    /// Bytes of an incomplete group (on the heap: a buffer inside the state cost a zero fill
+    /// and a copy of the state whenever a stream built one).
+    held: Tail<MAX_GROUP_BYTES>,
     /// The running value, `V`'s words ([`Lanes::to_words`]).
     acc: [u64; MAX_WORDS],
     /// Whether a group has been absorbed (`acc` is meaningful).
@@ -531,7 +533,7 @@ impl<F: PrimeField, V: Lanes<F>> Default for PolyStream<F, V> {
     #[inline(always)]
     fn default() -> Self {
         PolyStream {
-            held: Held::default(),
+            held: Tail::default(),
             acc: [0; MAX_WORDS],
             started: false,
             table: None,
