@@ -823,6 +823,14 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     const VBLOCK: usize = V::W * F::BLOCK;
     const CHUNK_BYTES: usize = 4 * Self::VBLOCK;
 
+    /// Whether a stream's updates take pairs of chunks ([`run`](Self::run)): for 2^127-1
+    /// (15-byte blocks), whose chunks never end on an update of a power-of-two size. TSC
+    /// cycles per streamed message, 4 IFMA lanes, singles vs pairs: 4-decBRWHash1271 64 KiB
+    /// in 4 KiB updates 8812 vs 8686, in 1500-byte updates 10924 vs 10519, 6000 B 1388 vs
+    /// 1333; 4-decBRWHash1305 in 1500-byte updates 64 KiB 10148 vs 10054 but 3000 B 870 vs
+    /// 911 and 4500 B 1094 vs 1118, so not for 2^130-5.
+    const STREAM_PAIRS: bool = F::BLOCK == 15;
+
     #[inline(always)]
     fn chunk(bytes: &[u8]) -> [V; 4] {
         let vb = Self::VBLOCK;
@@ -849,15 +857,16 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             // quads to the end of every run. (With `more` = 0 the last 4 chunks of every
             // update went singly: 4-decBRWHash1305 on 4 IFMA lanes, 64 KiB in 4 KiB updates,
             // 7924 -> 7557 TSC cycles per message.)
-            |run| Self::run(brw, &table, run, end, QUAD_RUN),
+            |run| Self::run(brw, &table, run, end, QUAD_RUN, Self::STREAM_PAIRS),
         );
     }
 
     /// Whole chunks (`run`, a multiple of a chunk): four at a time from a chunk count that
     /// is a multiple of 4 (`BrwChunks::push_chunk_quad`, each vector block loaded where it is
-    /// used), single chunks up to it and after. `end`: the end of the caller's data, which
-    /// bounds the prefetches; `more`: chunks that follow `run` (which count towards
-    /// [`QUAD_RUN`]).
+    /// used), single chunks up to it and after, or where `pairs` (a stream's updates), two at
+    /// a time from an even count (`BrwChunks::push_chunk_pair`: 2^127-1's 240-byte chunks
+    /// never end on a 4 KiB update). `end`: the end of the caller's data, which bounds the
+    /// prefetches; `more`: chunks that follow `run` (which count towards [`QUAD_RUN`]).
     #[inline(always)]
     fn run<T: KeySquares<F> + ?Sized>(
         brw: &mut BrwChunks<V, 4>,
@@ -865,8 +874,9 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         mut run: &[u8],
         end: usize,
         more: usize,
+        pairs: bool,
     ) {
-        let cb = Self::CHUNK_BYTES;
+        let (cb, vb) = (Self::CHUNK_BYTES, Self::VBLOCK);
         while !run.is_empty() {
             if brw.chunks().is_multiple_of(4)
                 && run.len() >= 4 * cb
@@ -874,11 +884,21 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             {
                 let (quad, rest) = run.split_at(4 * cb);
                 prefetch_ahead::<TO_L2>(quad, end);
-                let vb = Self::VBLOCK;
                 brw.push_chunk_quad(
                     table,
                     #[inline(always)]
                     |d, j| V::load(&quad[d * cb + j * vb..][..vb], false),
+                    #[inline(always)]
+                    || table.step(),
+                );
+                run = rest;
+            } else if pairs && brw.chunks().is_multiple_of(2) && run.len() >= 2 * cb {
+                let (pair, rest) = run.split_at(2 * cb);
+                prefetch_ahead::<TO_L2>(pair, end);
+                brw.push_chunk_pair(
+                    table,
+                    #[inline(always)]
+                    |d, j| V::load(&pair[d * cb + j * vb..][..vb], false),
                     #[inline(always)]
                     || table.step(),
                 );
@@ -968,7 +988,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             let mut weights = lane_weights::<F, V, T>(p, n.div_ceil(F::BLOCK as u64));
             let mut table = Splat::<F, V, T>::new(p);
             let (head, last) = msg.split_at(msg.len() - cb);
-            Self::run(&mut brw, &table, head, end_of(msg), 1);
+            Self::run(&mut brw, &table, head, end_of(msg), 1, false);
             let mut weighted = brw.finish_chunk_weighted(&table, &Self::chunk(last), weights);
             let v = weighted
                 .sum_lanes()
@@ -999,7 +1019,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
         // A raw key's next squarings start before the first chunk (`LazySquares::step`).
         table.step();
         let whole = msg.len() / cb * cb;
-        Self::run(brw, &table, &msg[..whole], end_of(msg), 0);
+        Self::run(brw, &table, &msg[..whole], end_of(msg), 0, false);
         // Then at most 3 whole vector blocks and a partial one: zero blocks fill the streams
         // to q blocks each, and a short last block is le() of its bytes.
         let rest = &msg[whole..];
