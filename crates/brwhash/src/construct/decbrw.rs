@@ -687,45 +687,51 @@ pub(crate) fn lane_ladder<F: PrimeField, V: Lanes<F>>(x: F) -> V {
 }
 
 /// Key powers broadcast into lanes as they are needed: x and x^2 once, a stack factor
-/// x^(2^j) once per chunk.
-struct Splat<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> {
-    x: V,
-    x2: V,
+/// x^(2^j) once per chunk; or (a stream's state, [`cached`](Splat::cached)) x .. x^8
+/// broadcast once for the whole stream and read from the state where they are used.
+struct Splat<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized, X: AsRef<[V]> = [V; 2]> {
+    /// x^(2^j) in every lane for j < `xs.len()`.
+    xs: X,
     sq: &'a T,
-    _field: PhantomData<F>,
+    _field: PhantomData<(F, V)>,
 }
+
+/// x^(2^j) broadcast for j < `CACHED_SQUARES`, kept by a stream's state ([`Splat::cached`]).
+const CACHED_SQUARES: usize = 4;
 
 impl<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> Splat<'a, F, V, T> {
     #[inline(always)]
     fn new(p: &'a T) -> Self {
         Splat {
-            x: V::splat(p.square(0)),
-            x2: V::splat(p.square(1)),
+            xs: [V::splat(p.square(0)), V::splat(p.square(1))],
             sq: p,
             _field: PhantomData,
         }
     }
+}
 
-    /// As `new`, broadcasting x and x^2 only the first time for a state (`cache`): streaming
-    /// updates then pay nothing for it.
+impl<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>
+    Splat<'a, F, V, T, &'a [V; CACHED_SQUARES]>
+{
+    /// As `new`, broadcasting x .. x^8 only the first time for a state (`cache`), and
+    /// reading them from it: a stream's updates then neither broadcast nor copy them.
+    /// (x and x^2 copied out of the state, and x^4 and x^8 broadcast, in every update took
+    /// 39 of its instructions.)
     #[inline(always)]
-    fn cached(cache: &mut Option<(V, V)>, p: &'a T) -> Self {
-        let (x, x2) = match *cache {
-            Some(xs) => xs,
-            None => {
-                let xs = (V::splat(p.square(0)), V::splat(p.square(1)));
-                *cache = Some(xs);
-                xs
-            }
-        };
+    fn cached(cache: &'a mut Option<[V; CACHED_SQUARES]>, p: &'a T) -> Self {
+        let xs = cache.get_or_insert_with(
+            #[inline(always)]
+            || core::array::from_fn(|j| V::splat(p.square(j))),
+        );
         Splat {
-            x,
-            x2,
+            xs,
             sq: p,
             _field: PhantomData,
         }
     }
+}
 
+impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized, X: AsRef<[V]>> Splat<'_, F, V, T, X> {
     /// Between chunks: the next lazy squaring, if any ([`KeySquares::step`]).
     #[inline(always)]
     fn step(&self) {
@@ -733,13 +739,14 @@ impl<'a, F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> Splat<'a, F, V, 
     }
 }
 
-impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized> SqTable<V> for Splat<'_, F, V, T> {
+impl<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized, X: AsRef<[V]>> SqTable<V>
+    for Splat<'_, F, V, T, X>
+{
     #[inline(always)]
     fn sq(&self, j: usize) -> V {
-        match j {
-            0 => self.x,
-            1 => self.x2,
-            _ => V::splat(self.sq.square(j)),
+        match self.xs.as_ref().get(j) {
+            Some(&v) => v,
+            None => V::splat(self.sq.square(j)),
         }
     }
 }
@@ -792,8 +799,8 @@ pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
     /// Message bytes N.
     n: u64,
     brw: BrwChunks<V, 4>,
-    /// x and x^2 in every lane, once broadcast.
-    xs: Option<(V, V)>,
+    /// x .. x^8 in every lane, once broadcast ([`Splat::cached`]).
+    xs: Option<[V; CACHED_SQUARES]>,
     _field: PhantomData<F>,
 }
 
@@ -846,7 +853,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     pub fn update<T: KeySquares<F> + ?Sized>(&mut self, p: &T, data: &[u8]) {
         const { assert!(Self::CHUNK_BYTES <= MAX_CHUNK_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T, _>::cached(&mut self.xs, p);
         let brw = &mut self.brw;
         let end = end_of(data);
         self.held.feed_runs(
@@ -868,9 +875,9 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// never end on a 4 KiB update). `end`: the end of the caller's data, which bounds the
     /// prefetches; `more`: chunks that follow `run` (which count towards [`QUAD_RUN`]).
     #[inline(always)]
-    fn run<T: KeySquares<F> + ?Sized>(
+    fn run<T: KeySquares<F> + ?Sized, X: AsRef<[V]>>(
         brw: &mut BrwChunks<V, 4>,
-        table: &Splat<'_, F, V, T>,
+        table: &Splat<'_, F, V, T, X>,
         mut run: &[u8],
         end: usize,
         more: usize,
@@ -925,9 +932,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     #[inline(always)]
     fn wipe_secrets(&mut self) {
         self.brw.wipe_stack();
-        if let Some((x, x2)) = &mut self.xs {
-            x.zeroize();
-            x2.zeroize();
+        if let Some(xs) = &mut self.xs {
+            xs.zeroize();
         }
         self.xs = None;
     }
@@ -935,7 +941,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
     /// The stream values Q_1..Q_c in the lanes.
     #[inline(always)]
     fn value_lanes<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> V {
-        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T, _>::cached(&mut self.xs, p);
         // The last vector blocks (at most a chunk), zero-padded: zero blocks fill the streams
         // to q blocks each, and a short last block is le() of its bytes.
         let vb = Self::VBLOCK;
@@ -995,8 +1001,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
                 .add(p.square(0).mul(F::from_u64(n.wrapping_mul(8))));
             weighted.zeroize();
             weights.zeroize();
-            table.x.zeroize();
-            table.x2.zeroize();
+            table.xs.zeroize();
             v
         } else if early_weights::<F, V, T>() {
             let weights = lane_weights::<F, V, T>(p, n.div_ceil(F::BLOCK as u64));
@@ -1042,8 +1047,7 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
                 }
             },
         );
-        table.x.zeroize();
-        table.x2.zeroize();
+        table.xs.zeroize();
         values
     }
 
@@ -1184,9 +1188,9 @@ impl<V: Field, const N: usize> Periods<V, N> {
     /// earlier periods it completes: two products, the second taking the first.
     /// `end`: the end of the caller's data, which bounds the prefetches of the next period.
     #[inline(always)]
-    fn period<F: PrimeField, T: KeySquares<F> + ?Sized>(
+    fn period<F: PrimeField, T: KeySquares<F> + ?Sized, X: AsRef<[V]>>(
         &mut self,
-        t: &Splat<'_, F, V, T>,
+        t: &Splat<'_, F, V, T, X>,
         bytes: &[u8],
         s: usize,
         end: usize,
@@ -1224,9 +1228,9 @@ impl<V: Field, const N: usize> Periods<V, N> {
     /// chunk c of both halves (c < s), and `next(c)` prefetches what the next period will
     /// load with it.
     #[inline(always)]
-    fn period_with<F: PrimeField, T: KeySquares<F> + ?Sized>(
+    fn period_with<F: PrimeField, T: KeySquares<F> + ?Sized, X: AsRef<[V]>>(
         &mut self,
-        t: &Splat<'_, F, V, T>,
+        t: &Splat<'_, F, V, T, X>,
         s: usize,
         load: impl Fn(usize, usize) -> V,
         next: impl Fn(usize),
@@ -1302,9 +1306,9 @@ impl<V: Field, const N: usize> Periods<V, N> {
     ///
     /// [`longest`]: Self::longest
     #[inline(always)]
-    fn run<'b, F: PrimeField, T: KeySquares<F> + ?Sized>(
+    fn run<'b, F: PrimeField, T: KeySquares<F> + ?Sized, X: AsRef<[V]>>(
         &mut self,
-        t: &Splat<'_, F, V, T>,
+        t: &Splat<'_, F, V, T, X>,
         mut bytes: &'b [u8],
         min_half: usize,
     ) -> &'b [u8]
@@ -1421,8 +1425,8 @@ pub(crate) struct DecPeriods<F: PrimeField, V: Halves<F>> {
     held: Tail<{ STREAM_HELD_BYTES + 4 * 16 }>,
     n: u64,
     periods: Periods<V, STREAM_STACK>,
-    /// x and x^2 in every lane, once broadcast.
-    xs: Option<(V, V)>,
+    /// x .. x^8 in every lane, once broadcast ([`Splat::cached`]).
+    xs: Option<[V; CACHED_SQUARES]>,
     _field: PhantomData<F>,
 }
 
@@ -1448,7 +1452,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     pub fn update<T: KeySquares<F> + ?Sized>(&mut self, p: &T, mut data: &[u8]) {
         const { assert!(2 * MIN_STREAM_HALF_CHUNKS * Self::CHUNK <= STREAM_HELD_BYTES) };
         self.n += data.len() as u64;
-        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T, _>::cached(&mut self.xs, p);
         let cb = Self::CHUNK;
         if !self.held.held().is_empty() {
             // Whole chunks held: the partial one completed from `data`.
@@ -1499,7 +1503,7 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     /// The value v before `out()` (the state is used up).
     #[inline(always)]
     pub fn finish<T: KeySquares<F> + ?Sized>(&mut self, p: &T) -> F {
-        let table = Splat::<F, V, T>::cached(&mut self.xs, p);
+        let table = Splat::<F, V, T, _>::cached(&mut self.xs, p);
         // The held chunks in shorter periods, then the rest (fewer than 2 chunks) on 4 lanes,
         // zero blocks filling the streams to q blocks each (a short last block is le() of its
         // bytes): whole 4-lane vector blocks.
@@ -1593,9 +1597,8 @@ impl<F: PrimeField, V: Halves<F>> Zeroize for DecPeriods<F, V> {
         self.held.zeroize();
         self.n = 0;
         self.periods.zeroize();
-        if let Some((x, x2)) = &mut self.xs {
-            x.zeroize();
-            x2.zeroize();
+        if let Some(xs) = &mut self.xs {
+            xs.zeroize();
         }
         self.xs = None;
     }
