@@ -638,7 +638,10 @@ macro_rules! simd_states {
                     $(
                         #[cfg(target_arch = "x86_64")]
                         SimdState::$variant(s) => {
-                            let mut copy = (**s).clone();
+                            // Built empty, then filled in place: a clone returned by value
+                            // moved the state's arrays whole (`Stack`'s `Clone`).
+                            let mut copy = Default::default();
+                            Clone::clone_from(&mut copy, &**s);
                             // SAFETY: as in `update`.
                             unsafe {
                                 let v = x86::$finish(&mut copy, p);

@@ -799,7 +799,6 @@ const MAX_VBLOCK_BYTES: usize = 16 * 16;
 
 /// c-decBRWHash with c = `V::W`, all streams in the lanes of `V`: vector block i holds blocks
 /// c*i+1 .. c*i+c, and the stack BRW algorithm runs lane-wise on chunks of 4 vector blocks.
-#[derive(Clone)]
 pub(crate) struct DecLanes<F: PrimeField, V: Lanes<F>> {
     /// Bytes of an incomplete chunk (on the heap: a buffer inside the state cost a zero
     /// fill and a copy of the state whenever a stream built one).
@@ -822,6 +821,25 @@ impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
             xs: None,
             _field: PhantomData,
         }
+    }
+}
+
+/// Copies in place, the stack's live entries only (`Stack`'s `Clone`): a stream's
+/// `Hasher::finalize` finishes a copy. The copy broadcasts x .. x^8 again rather than copy
+/// them.
+impl<F: PrimeField, V: Lanes<F>> Clone for DecLanes<F, V> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut s = DecLanes::default();
+        s.clone_from(self);
+        s
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.held.clone_from(&source.held);
+        self.n = source.n;
+        self.brw.clone_from(&source.brw);
     }
 }
 
@@ -1151,7 +1169,6 @@ const STREAM_STACK: usize = 6;
 
 /// The chunk count and the stack of a [`DecPeriods`] evaluation (entries valid in lanes 4-7),
 /// with `N` inline stack entries.
-#[derive(Clone)]
 struct Periods<V: Field, const N: usize> {
     /// Chunks of each stream done: a multiple of the period just done.
     chunks: u64,
@@ -1174,6 +1191,23 @@ impl<V: Field, const N: usize> Default for Periods<V, N> {
             stack: Stack::default(),
             brw: BrwChunks::default(),
         }
+    }
+}
+
+/// Copies in place (see `Stack`'s `Clone`).
+impl<V: Field, const N: usize> Clone for Periods<V, N> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut s = Periods::default();
+        s.clone_from(self);
+        s
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.chunks = source.chunks;
+        self.stack.clone_from(&source.stack);
+        self.brw.clone_from(&source.brw);
     }
 }
 
@@ -1428,7 +1462,6 @@ fn load_half_vector<F: PrimeField, V: Halves<F>>(lo: &[u8], hi: &[u8], q: usize)
 /// than 2 x [`MIN_STREAM_HALF_CHUNKS`] chunks between updates, which begin the next period
 /// (the rest of it from the update's bytes); at the end, what is held takes shorter periods
 /// and the last 2 chunks at most take 4 lanes.
-#[derive(Clone)]
 pub(crate) struct DecPeriods<F: PrimeField, V: Halves<F>> {
     held: Tail<{ STREAM_HELD_BYTES + 4 * 16 }>,
     n: u64,
@@ -1448,6 +1481,23 @@ impl<F: PrimeField, V: Halves<F>> Default for DecPeriods<F, V> {
             xs: None,
             _field: PhantomData,
         }
+    }
+}
+
+/// Copies in place, as [`DecLanes`] does.
+impl<F: PrimeField, V: Halves<F>> Clone for DecPeriods<F, V> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut s = DecPeriods::default();
+        s.clone_from(self);
+        s
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.held.clone_from(&source.held);
+        self.n = source.n;
+        self.periods.clone_from(&source.periods);
     }
 }
 

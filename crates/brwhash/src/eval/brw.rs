@@ -338,7 +338,6 @@ impl<F: Field, const C: usize> Brw<F, C> {
 }
 
 /// The chunk-level state of [`Brw`]: the chunks completed and the stack.
-#[derive(Clone)]
 ///
 /// `N` entries of the stack live inline (see [`Stack`]).
 pub struct BrwChunks<F: Field, const C: usize, const N: usize = 8> {
@@ -355,6 +354,22 @@ impl<F: Field, const C: usize, const N: usize> Default for BrwChunks<F, C, N> {
             i: 0,
             stack: Stack::default(),
         }
+    }
+}
+
+/// Copies in place (see `Stack`'s `Clone`).
+impl<F: Field, const C: usize, const N: usize> Clone for BrwChunks<F, C, N> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut b = BrwChunks::default();
+        b.clone_from(self);
+        b
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.i = source.i;
+        self.stack.clone_from(&source.stack);
     }
 }
 

@@ -12,7 +12,6 @@
 use arrayvec::ArrayVec;
 use zeroize::Zeroize;
 
-#[derive(Clone)]
 pub struct Stack<T, const N: usize = 8> {
     /// The newest entries, the top of the stack last.
     top: ArrayVec<T, N>,
@@ -30,6 +29,29 @@ impl<T, const N: usize> Default for Stack<T, N> {
             bottom: Vec::new(),
             used: 0,
         }
+    }
+}
+
+/// A clone copies the live entries only: `clone_from` writes them in place, where a derived
+/// clone moved the inline array whole, used or not, once per level of the states that hold
+/// it (a `Hasher::finalize` of a 4-decBRWHash stream copied about 10 KiB).
+impl<T: Copy, const N: usize> Clone for Stack<T, N> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut s = Stack::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// The slots past `source`'s entries keep what they held and stay covered by a wipe.
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.top.clear();
+        self.top
+            .try_extend_from_slice(&source.top)
+            .expect("stacks of the same capacity");
+        self.bottom.clone_from(&source.bottom);
+        self.used = self.used.max(self.top.len());
     }
 }
 
@@ -139,6 +161,32 @@ mod tests {
         assert_eq!(s.pop().0, 9);
     }
 
+    /// `clone_from` copies the entries, spilled ones too, and keeps the slots it overwrote
+    /// or left behind covered by a wipe.
+    #[test]
+    fn clone_from_copies_entries_and_keeps_slots_wiped() {
+        let mut src = Stack::<Probe, 2>::default();
+        for v in 1..=3 {
+            src.push(Probe(v)); // 1 spills
+        }
+        let mut dst = Stack::<Probe, 2>::default();
+        dst.push(Probe(7));
+        dst.push(Probe(8));
+        dst.pop(); // slot 1 keeps 8
+        dst.clone_from(&src);
+        assert_eq!(dst.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 2, 3]);
+        let mut short = Stack::<Probe, 2>::default();
+        short.push(Probe(5));
+        dst.clone_from(&short); // slot 1 keeps 3
+        assert_eq!(dst.iter().map(|p| p.0).collect::<Vec<_>>(), [5]);
+        WIPED.set(Vec::new());
+        dst.zeroize();
+        let mut wiped = WIPED.take();
+        wiped.sort_unstable();
+        assert_eq!(wiped, [3, 5]);
+        assert!(dst.is_empty());
+    }
+
     /// Against a `Vec` through pushes and pops that cross the inline capacity both ways.
     #[test]
     fn behaves_as_a_vec() {
@@ -159,6 +207,7 @@ mod tests {
             assert_eq!(s.len(), v.len());
             assert_eq!(s.is_empty(), v.is_empty());
             assert!(s.iter().copied().eq(v.iter().copied()));
+            assert!(s.clone().iter().copied().eq(v.iter().copied()));
         }
         assert!(v.len() > 3, "the test must reach the spill");
     }
