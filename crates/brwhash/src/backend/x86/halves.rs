@@ -21,6 +21,14 @@ fn low_to_high(a: __m512i) -> __m512i {
     unsafe { _mm512_inserti64x4::<1>(a, _mm512_castsi512_si256(a)) }
 }
 #[inline(always)]
+fn high_to_low(a: __m512i) -> __m512i {
+    unsafe { _mm512_shuffle_i64x2::<0b11_10_11_10>(a, a) }
+}
+#[inline(always)]
+fn blend(lo: __m512i, hi: __m512i) -> __m512i {
+    unsafe { _mm512_mask_blend_epi64(0xf0, lo, hi) }
+}
+#[inline(always)]
 fn upper(a: __m512i) -> __m256i {
     unsafe { _mm512_extracti64x4_epi64::<1>(a) }
 }
@@ -185,6 +193,33 @@ macro_rules! halves {
                 let mut r = w.0;
                 for i in 0..$m {
                     r[i] = low_to_high(w.0[i]);
+                }
+                $eight::Wide(r)
+            }
+
+            #[inline(always)]
+            fn high_to_low(v: Self) -> Self {
+                let mut r = v.0;
+                for i in 0..$n {
+                    r[i] = high_to_low(v.0[i]);
+                }
+                $eight::$ty8(r)
+            }
+
+            #[inline(always)]
+            fn blend(lo: Self, hi: Self) -> Self {
+                let mut r = lo.0;
+                for i in 0..$n {
+                    r[i] = blend(lo.0[i], hi.0[i]);
+                }
+                $eight::$ty8(r)
+            }
+
+            #[inline(always)]
+            fn blend_wide(lo: $eight::Wide, hi: $eight::Wide) -> $eight::Wide {
+                let mut r = lo.0;
+                for i in 0..$m {
+                    r[i] = blend(lo.0[i], hi.0[i]);
                 }
                 $eight::Wide(r)
             }
