@@ -7,6 +7,7 @@
 //! backends instantiate it with their vector fields and call it from `#[target_feature]`
 //! entry points, which is why everything on its hot path is `#[inline(always)]`.
 
+use crate::eval::stack::clone_in_place;
 use core::marker::PhantomData;
 
 use super::{fill_squares, KeySquares, LazySquares, Powers, Tail, CHUNK};
@@ -824,24 +825,10 @@ impl<F: PrimeField, V: Lanes<F>> Default for DecLanes<F, V> {
     }
 }
 
-/// Copies in place, the stack's live entries only (`Stack`'s `Clone`): a stream's
-/// `Hasher::finalize` finishes a copy. The copy broadcasts x .. x^8 again rather than copy
-/// them.
-impl<F: PrimeField, V: Lanes<F>> Clone for DecLanes<F, V> {
-    #[inline]
-    fn clone(&self) -> Self {
-        let mut s = DecLanes::default();
-        s.clone_from(self);
-        s
-    }
-
-    #[inline]
-    fn clone_from(&mut self, source: &Self) {
-        self.held.clone_from(&source.held);
-        self.n = source.n;
-        self.brw.clone_from(&source.brw);
-    }
-}
+// Copies in place, the stack's live entries only (`Stack`'s `Clone`): a stream's
+// `Hasher::finalize` finishes a copy. The copy broadcasts x .. x^8 again (`xs` is not
+// copied).
+clone_in_place!([F: PrimeField, V: Lanes<F>] DecLanes<F, V> { held, n, brw });
 
 /// Chunks left in an update from which [`DecLanes`] takes four at a time
 /// (`BrwChunks::push_chunk_quad`). Measured with a timing loop (TSC cycles/byte, IFMA, against
@@ -1200,22 +1187,8 @@ impl<V: Field, const N: usize> Default for Periods<V, N> {
     }
 }
 
-/// Copies in place (see `Stack`'s `Clone`).
-impl<V: Field, const N: usize> Clone for Periods<V, N> {
-    #[inline]
-    fn clone(&self) -> Self {
-        let mut s = Periods::default();
-        s.clone_from(self);
-        s
-    }
-
-    #[inline]
-    fn clone_from(&mut self, source: &Self) {
-        self.chunks = source.chunks;
-        self.stack.clone_from(&source.stack);
-        self.brw.clone_from(&source.brw);
-    }
-}
+// Copies in place (see `Stack`'s `Clone`).
+clone_in_place!([V: Field, const N: usize] Periods<V, N> { chunks, stack, brw });
 
 /// Wipes both stacks: no chunks done.
 impl<V: Field, const N: usize> Zeroize for Periods<V, N> {
@@ -1498,22 +1471,8 @@ impl<F: PrimeField, V: Halves<F>> Default for DecPeriods<F, V> {
     }
 }
 
-/// Copies in place, as [`DecLanes`] does.
-impl<F: PrimeField, V: Halves<F>> Clone for DecPeriods<F, V> {
-    #[inline]
-    fn clone(&self) -> Self {
-        let mut s = DecPeriods::default();
-        s.clone_from(self);
-        s
-    }
-
-    #[inline]
-    fn clone_from(&mut self, source: &Self) {
-        self.held.clone_from(&source.held);
-        self.n = source.n;
-        self.periods.clone_from(&source.periods);
-    }
-}
+// Copies in place, as `DecLanes` does.
+clone_in_place!([F: PrimeField, V: Halves<F>] DecPeriods<F, V> { held, n, periods });
 
 impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
     /// A 4-lane vector block, and a chunk (4 of them in each of the 4 streams).

@@ -357,21 +357,8 @@ impl<F: Field, const C: usize, const N: usize> Default for BrwChunks<F, C, N> {
     }
 }
 
-/// Copies in place (see `Stack`'s `Clone`).
-impl<F: Field, const C: usize, const N: usize> Clone for BrwChunks<F, C, N> {
-    #[inline]
-    fn clone(&self) -> Self {
-        let mut b = BrwChunks::default();
-        b.clone_from(self);
-        b
-    }
-
-    #[inline]
-    fn clone_from(&mut self, source: &Self) {
-        self.i = source.i;
-        self.stack.clone_from(&source.stack);
-    }
-}
+// Copies in place (see `Stack`'s `Clone`).
+super::stack::clone_in_place!([F: Field, const C: usize, const N: usize] BrwChunks<F, C, N> { i, stack });
 
 /// Wipes the stack (products with key powers): the state of `BrwChunks::default()`.
 impl<F: Field, const C: usize, const N: usize> Zeroize for BrwChunks<F, C, N> {

@@ -32,28 +32,48 @@ impl<T, const N: usize> Default for Stack<T, N> {
     }
 }
 
-/// A clone copies the live entries only: `clone_from` writes them in place, where a derived
-/// clone moved the inline array whole, used or not, once per level of the states that hold
-/// it (a `Hasher::finalize` of a 4-decBRWHash stream copied about 10 KiB).
-impl<T: Copy, const N: usize> Clone for Stack<T, N> {
-    #[inline]
-    fn clone(&self) -> Self {
-        let mut s = Stack::default();
-        s.clone_from(self);
-        s
-    }
+/// `Clone` through `clone_from`: `clone` fills a default value in place (a clone returned
+/// by value from nested derived clones moved every inline array whole, used or not, once
+/// per level: about 10 KiB per `Hasher::finalize` of a 4-decBRWHash stream).
+/// - `clone_in_place!([generics] Type<..> { field, .. })`: `clone_from` field by field,
+///   the fields listed (the others keep their default), so that each `Stack` in them
+///   copies its live entries only.
+/// - `clone_in_place!([generics] Type<..>, |this, source| { .. })`: `clone_from` as given.
+macro_rules! clone_in_place {
+    ([$($generics:tt)*] $ty:ty { $($field:ident),* $(,)? }) => {
+        $crate::eval::stack::clone_in_place!([$($generics)*] $ty, |this, source| {
+            $(this.$field.clone_from(&source.$field);)*
+        });
+    };
+    ([$($generics:tt)*] $ty:ty, |$this:ident, $source:ident| $body:block) => {
+        impl<$($generics)*> Clone for $ty {
+            #[inline]
+            fn clone(&self) -> Self {
+                let mut s = Self::default();
+                s.clone_from(self);
+                s
+            }
 
-    /// The slots past `source`'s entries keep what they held and stay covered by a wipe.
-    #[inline]
-    fn clone_from(&mut self, source: &Self) {
-        self.top.clear();
-        self.top
-            .try_extend_from_slice(&source.top)
-            .expect("stacks of the same capacity");
-        self.bottom.clone_from(&source.bottom);
-        self.used = self.used.max(self.top.len());
-    }
+            #[inline]
+            fn clone_from(&mut self, source: &Self) {
+                let ($this, $source) = (self, source);
+                $body
+            }
+        }
+    };
 }
+pub(crate) use clone_in_place;
+
+// The live entries only; the slots past `source`'s entries keep what they held and stay
+// covered by a wipe.
+clone_in_place!([T: Copy, const N: usize] Stack<T, N>, |this, source| {
+    this.top.clear();
+    this.top
+        .try_extend_from_slice(&source.top)
+        .expect("stacks of the same capacity");
+    this.bottom.clone_from(&source.bottom);
+    this.used = this.used.max(this.top.len());
+});
 
 impl<T: Copy, const N: usize> Stack<T, N> {
     #[inline(always)]
