@@ -41,6 +41,17 @@ impl Digest {
         }
     }
 
+    /// A 16-byte digest from its little-endian integer, its bytes written as one vector
+    /// (`backend::digest_bytes`): a caller that moves the digest with 16-byte loads just
+    /// after two 8-byte stores of them would stall on store-to-load forwarding.
+    #[inline(always)]
+    pub(crate) fn from_u128(v: u128) -> Digest {
+        Digest {
+            bytes: crate::backend::digest_bytes(v),
+            len: 16,
+        }
+    }
+
     /// Overwrites the bytes with zeros (for an intermediate value that must not linger, such
     /// as the MAC's digest before s is added).
     pub(crate) fn wipe(&mut self) {

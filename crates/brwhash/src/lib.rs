@@ -86,8 +86,8 @@ pub fn hash(alg: Algorithm, key: &[u8], msg: &[u8]) -> Result<Digest, Error> {
     if len > MAX_MESSAGE_BYTES {
         return Err(Error::MessageTooLong);
     }
-    if let Some(d) = key::one_shot_scalar(alg, key, msg, None)? {
-        return Ok(d);
+    if let Some(t) = key::one_shot_scalar(alg, key, msg, None)? {
+        return Ok(Digest::from_u128(t));
     }
     if let Some(d) = key::one_shot_clmul(alg, key, &[msg], None)? {
         return Ok(d);
@@ -118,8 +118,8 @@ pub fn hash_with_backend(
     if len > MAX_MESSAGE_BYTES {
         return Err(Error::MessageTooLong);
     }
-    if let Some(d) = key::one_shot_scalar(alg, key, msg, Some(backend))? {
-        return Ok(d);
+    if let Some(t) = key::one_shot_scalar(alg, key, msg, Some(backend))? {
+        return Ok(Digest::from_u128(t));
     }
     if let Some(d) = key::one_shot_clmul(alg, key, &[msg], Some(backend))? {
         return Ok(d);

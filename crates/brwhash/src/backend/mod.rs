@@ -25,6 +25,22 @@ mod x86;
 
 pub(crate) use aligned::AlignedBox;
 
+/// A 16-byte digest's bytes (`v` little-endian), zero-padded to 32: on x86-64 written as
+/// one vector, which a caller's 16-byte copy of the digest can forward from.
+#[inline(always)]
+pub(crate) fn digest_bytes(v: u128) -> [u8; 32] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::digest_bytes(v)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bytes = [0u8; 32];
+        bytes[..16].copy_from_slice(&v.to_le_bytes());
+        bytes
+    }
+}
+
 /// The environment variable that forces a backend for every key made without an explicit one.
 ///
 /// ```
@@ -582,6 +598,7 @@ macro_rules! simd_states {
 
             /// The state of a stream whose updates are about `piece` bytes (the update that
             /// builds it): see [`Plan::for_stream`].
+            #[inline]
             pub fn for_stream(alg: Algorithm, backend: Backend, piece: usize) -> Option<Self> {
                 Self::with_plan(Plan::of(alg, backend)?.for_stream(alg, piece))
             }

@@ -745,6 +745,9 @@ impl<F: SimdPrime> PrimeHasher<F> {
     /// than its crossover length; shorter ones take scalar code, which is faster there.
     /// With the length known (one-shot) the choice is made now; otherwise the first bytes
     /// are held until the message passes the crossover.
+    /// (Inlined into the hasher's set-up: a state returned through memory was copied by
+    /// 16-byte loads just after its 8-byte stores, a store-forwarding stall per stream.)
+    #[inline(always)]
     pub fn new(alg: Algorithm, backend: Backend, length: Option<u64>) -> Self {
         #[cfg(target_arch = "x86_64")]
         if backend == Backend::Scalar {
@@ -843,9 +846,21 @@ impl<F: SimdPrime> PrimeHasher<F> {
     fn update_other(&mut self, p: &Powers<F>, data: &[u8]) {
         let Self { blocks, kind, .. } = self;
         if let Kind::Deferred(d) = kind {
-            if let Some(state) = Self::leave_deferred(d, p, data) {
-                *kind = Kind::Simd(state);
+            if let Some(mut head) = Self::leave_deferred(d, data) {
+                // Past the crossover: the SIMD state, its plan chosen for updates of this
+                // one's size, takes the bytes held so far and then `data`. (Built straight
+                // into `kind`: a state built, then moved in, was read back by 16-byte loads
+                // just after its 8-byte stores, a store-forwarding stall.)
+                *kind = Kind::Simd(
+                    SimdState::for_stream(d.alg, d.backend, data.len()).expect("a planned state"),
+                );
                 if let Kind::Simd(s) = kind {
+                    // (A first update past the hold holds nothing: no empty update, 30-47
+                    // TSC cycles of dispatch and set-up per streamed message.)
+                    if !head.is_empty() {
+                        s.update(p, &head);
+                        wipe_vec(&mut head);
+                    }
                     return s.update(p, data);
                 }
             }
@@ -859,9 +874,10 @@ impl<F: SimdPrime> PrimeHasher<F> {
     }
 
     /// An update of a deferred state: `data` held (`None`) while the message stays within
-    /// the hold, else the SIMD state, given the bytes held so far, that takes `data`.
+    /// the hold, else the bytes held so far (taken out of `d`), for the SIMD state to take
+    /// before `data`.
     #[inline(always)]
-    fn leave_deferred(d: &mut Deferred, p: &Powers<F>, data: &[u8]) -> Option<SimdState<F>> {
+    fn leave_deferred(d: &mut Deferred, data: &[u8]) -> Option<Vec<u8>> {
         if d.head.len() + data.len() <= d.limit {
             // A first piece of a KiB or more: room for all the message held, so that it is
             // never copied and wiped to grow.
@@ -871,17 +887,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
             extend_wiping(&mut d.head, data);
             return None;
         }
-        // Past the crossover: start the SIMD state on the bytes held so far, its plan chosen
-        // for updates of this one's size.
-        let mut state =
-            SimdState::for_stream(d.alg, d.backend, data.len()).expect("a planned state");
-        // (A first update past the hold holds nothing: no empty update, 30-47 TSC cycles of
-        // dispatch and set-up per streamed message.)
-        if !d.head.is_empty() {
-            state.update(p, &d.head);
-            wipe_vec(&mut d.head);
-        }
-        Some(state)
+        Some(core::mem::take(&mut d.head))
     }
 
     /// The whole message while it is held below the SIMD crossover (a deferred state): its

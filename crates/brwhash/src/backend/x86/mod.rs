@@ -81,6 +81,21 @@ pub(crate) fn cpu_family() -> Option<(&'static str, u32)> {
     Some((vendor, family))
 }
 
+/// A 16-byte digest's bytes, zero-padded to 32, from its little-endian integer, built in an
+/// xmm register: a `Digest` is moved with 16-byte loads, and bytes stored as two 8-byte
+/// halves just before such a load stall its store-to-load forwarding (see `Digest::from_u128`).
+#[inline(always)]
+pub(crate) fn digest_bytes(v: u128) -> [u8; 32] {
+    use core::arch::x86_64::{__m128i, _mm_set_epi64x, _mm_setzero_si128};
+    // SAFETY: SSE2 is part of x86-64, so every x86-64 CPU runs these; two `__m128i` are 32
+    // bytes of plain data and every bit pattern is a valid `[u8; 32]` (lane 0 holds the low
+    // 64 bits, so the memory order is little-endian).
+    unsafe {
+        let low = _mm_set_epi64x((v >> 64) as i64, v as i64);
+        core::mem::transmute::<[__m128i; 2], [u8; 32]>([low, _mm_setzero_si128()])
+    }
+}
+
 /// The scalar backend's entry points: the 64-bit schedule of `construct::scalar` compiled
 /// with BMI2 (`mulx`, `shlx`/`shrx`). (ADX would add nothing: LLVM emits `adc` for the
 /// carry chains of `u128` sums either way.)
