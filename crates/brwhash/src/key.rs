@@ -599,12 +599,14 @@ impl<'k> Hasher<'k> {
     /// assert_eq!(h.finalize(), key.hash(b"chunk 1chunk 2"));
     /// # Ok::<(), brwhash::Error>(())
     /// ```
+    #[inline]
     pub fn new(key: &'k Key) -> Hasher<'k> {
         Hasher::with_length(key, None)
     }
 
     /// `length`: the message length when known in advance (one-shot), which lets the state
     /// pick the fastest code for it at once.
+    #[inline(always)]
     fn with_length(key: &'k Key, length: Option<u64>) -> Hasher<'k> {
         Hasher {
             state: Hasher::start(key, length),
