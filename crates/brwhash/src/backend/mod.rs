@@ -266,7 +266,7 @@ impl Backend {
     ///     assert!(Backend::select(alg, None).unwrap().check(alg).is_ok());
     /// }
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn select(alg: Algorithm, requested: Option<Backend>) -> Result<Backend, Error> {
         // The common case (nothing requested or forced) inline: a one-shot call on a short
         // message should not pay for an error's clone or a call.
@@ -803,7 +803,7 @@ impl<F: SimdPrime> SimdState<F> {
     /// polyHash / Poly1305 of a whole message (v before `out()`) on the lanes of `alg`'s
     /// plan on `backend` with exact powers (`construct::poly_exact`), or `None` when the plan
     /// is not polyHash's. `xw` = x^1 .. x^8 when a key has them.
-    #[inline]
+    #[inline(always)]
     pub fn poly_one_shot(
         alg: Algorithm,
         backend: Backend,
@@ -1174,7 +1174,7 @@ impl<F: SimdPrime> SimdState<F> {
     /// 0.73-0.97: 168; polyHash1305 (no clamped key: slower scalar code) 128
     /// B 0.72 vs 1.21, 136 B 0.89 vs 1.23: 127; polyHash1271 120 B 0.75-0.84 vs 0.80, 127 B
     /// 0.73 vs 0.91, 192 B 0.57 vs 0.79-1.05: 120 (the timing example had put it at 192).
-    #[inline]
+    #[inline(always)]
     pub fn one_shot_crossover(alg: Algorithm, backend: Backend, keyed: bool) -> usize {
         let p1271 = alg.prime() == Some(crate::Prime::P1271);
         match (Plan::of(alg, backend), p1271) {

@@ -108,6 +108,7 @@ impl PrimeField for Fp1271 {
         Fp1271(u128::from_le_bytes(*key) & ((1 << 126) - 1))
     }
 
+    #[inline]
     fn to_digest(self) -> u128 {
         self.canonical() & ((1 << 126) - 1)
     }

@@ -264,6 +264,7 @@ impl PrimeField for Fp1305 {
         Self::from_block(key, false)
     }
 
+    #[inline]
     fn to_digest(self) -> u128 {
         self.canonical().0
     }
