@@ -948,7 +948,12 @@ impl<F: SimdPrime> SimdState<F> {
     ///   as before `AlignedBox`: 0.183, 0.140).
     /// - 4-decBRWHash1271 (`DecPeriods` on 15-byte blocks, whose 4 KiB updates never end on
     ///   a period: each update costs more), holding 8 KiB vs 2 KiB: 4 KiB 0.178 vs 0.206,
-    ///   8 KiB 0.143 vs 0.158-0.161: 8 KiB.
+    ///   8 KiB 0.143 vs 0.158-0.161: 8 KiB. On Zen 5 (timing loop, TSC cycles per message
+    ///   in 4 KiB updates, holding 8 KiB vs 2 KiB; 4 KiB was worse than both from 6000 B to
+    ///   8 KiB): 3000 B 447-466 vs 526-550, 4 KiB 518-543 vs 499-508, 6000 B 702-705 vs
+    ///   750-772, 8 KiB 851-881 vs 953-995, 12 KiB 1489-1537 vs 1247-1302, 16 KiB 1781-1834
+    ///   vs 1539-1603, 64 KiB 5580-5614 vs 5182-5231: the copy and wipe of 8 KiB held cost
+    ///   longer streams about 240 cycles; kept at 8 KiB, as streams of a few KiB lose as much.
     /// - Where zmm runs in halves, streams of small updates take 4 ymm lanes
     ///   (`Plan::for_stream`), which start anywhere: 4-decBRWHash1271 holding 8 KiB vs 2 KiB
     ///   (Zen 4, timing loop, TSC cycles per message) in 4 KiB updates 3000 B 783 vs 730,
@@ -1218,6 +1223,14 @@ impl<F: SimdPrime> SimdState<F> {
     }
 }
 
+/// Largest piece of held bytes that one `memcpy` or `memset` call moves or clears
+/// ([`wipe_bytes`], `construct::extend_bytes`). Above 2 KiB glibc's x86-64 versions switch to
+/// `rep movsb` / `rep stosb`, which ran slower than their vector loops on the Zen 5 host these
+/// were measured on (TSC cycles per call, whole vs in pieces of 2 KiB: copy 3840 B 95 vs 73,
+/// 8 KiB 175 vs 150; clear 3840 B 87 vs 57, 8 KiB 180 vs 88). Elsewhere a piece costs one
+/// call more per 2 KiB.
+pub(crate) const MEM_PIECE: usize = 2048;
+
 /// Zeroes `buf` so that the compiler cannot drop the stores, as `zeroize` does, but at
 /// `memset` speed: `zeroize` on bytes makes one volatile store per byte, and wiping a
 /// hasher's buffered kilobytes that way cost more than hashing them. Here a plain fill is
@@ -1233,7 +1246,13 @@ pub(crate) fn wipe_bytes(buf: &mut [u8]) {
     // (Miri runs no `asm!`: it takes the volatile stores.)
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     {
-        buf.fill(0);
+        if buf.len() <= MEM_PIECE {
+            buf.fill(0);
+        } else {
+            for piece in buf.chunks_mut(MEM_PIECE) {
+                piece.fill(0);
+            }
+        }
         // SAFETY: the block is empty: it executes nothing, reads and writes no register but
         // its (unused) input, and touches no stack. Without `nomem` or `readonly`, the
         // compiler must assume it reads the memory behind the pointer, which keeps the fill.

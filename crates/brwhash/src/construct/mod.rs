@@ -544,11 +544,22 @@ pub(crate) fn extend_wiping(bytes: &mut Vec<u8>, data: &[u8]) {
     let need = bytes.len() + data.len();
     if need > bytes.capacity() {
         let mut grown = Vec::with_capacity(need.max(2 * bytes.capacity()).max(64));
-        grown.extend_from_slice(bytes);
+        extend_bytes(&mut grown, bytes);
         wipe_vec(bytes);
         *bytes = grown;
     }
-    bytes.extend_from_slice(data);
+    extend_bytes(bytes, data);
+}
+
+/// `bytes.extend_from_slice(data)`, in calls of at most `backend::MEM_PIECE` bytes.
+#[inline(always)]
+pub(crate) fn extend_bytes(bytes: &mut Vec<u8>, data: &[u8]) {
+    if data.len() <= crate::backend::MEM_PIECE {
+        return bytes.extend_from_slice(data);
+    }
+    for piece in data.chunks(crate::backend::MEM_PIECE) {
+        bytes.extend_from_slice(piece);
+    }
 }
 
 /// Wipe the bytes of `bytes` (its spare capacity was never written: see [`extend_wiping`])
@@ -583,7 +594,7 @@ impl<const CAP: usize> Tail<CAP> {
     fn reserve(&mut self) {
         if self.bytes.capacity() < CAP {
             let mut full = Vec::with_capacity(CAP);
-            full.extend_from_slice(&self.bytes);
+            extend_bytes(&mut full, &self.bytes);
             crate::backend::wipe_bytes(&mut self.bytes);
             self.bytes = full;
         }
@@ -597,7 +608,7 @@ impl<const CAP: usize> Tail<CAP> {
         }
         self.reserve();
         debug_assert!(self.bytes.len() + data.len() <= CAP);
-        self.bytes.extend_from_slice(data);
+        extend_bytes(&mut self.bytes, data);
         self.hi = self.hi.max(self.bytes.len());
     }
 
@@ -651,11 +662,15 @@ impl<const CAP: usize> Tail<CAP> {
 impl<const CAP: usize> Zeroize for Tail<CAP> {
     #[inline(always)]
     fn zeroize(&mut self) {
-        // `bytes[len..hi]` held bytes before a `clear`: zeroed by the resize, then all of
-        // `bytes[..hi]` by the wipe. Within the allocation (a clone's is only as long as
-        // its bytes, which are all it ever held): a resize past it would move them unwiped.
+        // `bytes[len..hi]` held bytes before a `clear`: zeroed by the resize (in pieces, as
+        // `wipe_bytes` clears), then all of `bytes[..hi]` by the wipe. Within the allocation
+        // (a clone's is only as long as its bytes, which are all it ever held): a resize
+        // past it would move them unwiped.
         let written = self.hi.min(self.bytes.capacity());
-        self.bytes.resize(written, 0);
+        while self.bytes.len() < written {
+            let to = written.min(self.bytes.len() + crate::backend::MEM_PIECE);
+            self.bytes.resize(to, 0);
+        }
         crate::backend::wipe_bytes(&mut self.bytes);
         self.bytes.clear();
         self.hi = 0;
