@@ -551,7 +551,9 @@ pub(crate) fn extend_wiping(bytes: &mut Vec<u8>, data: &[u8]) {
     extend_bytes(bytes, data);
 }
 
-/// `bytes.extend_from_slice(data)`, in calls of at most `backend::MEM_PIECE` bytes.
+/// `bytes.extend_from_slice(data)`, in calls of at most `backend::MEM_PIECE` bytes. The
+/// caller has reserved the room first: a piece that grew the vector would leave the bytes
+/// before it in freed memory, unwiped.
 #[inline(always)]
 pub(crate) fn extend_bytes(bytes: &mut Vec<u8>, data: &[u8]) {
     if data.len() <= crate::backend::MEM_PIECE {
