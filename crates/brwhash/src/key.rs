@@ -1105,6 +1105,11 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
             return Some(v);
         }
     }
+    if let Family::DecBrwHash(4, _) = key.alg.family() {
+        if let Some(v) = SimdState::<F>::dec4_flat(key.backend, p, msg) {
+            return Some(v);
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     if key.scalar_up_to.is_some_and(|n| msg.len() <= n) {
         if let Family::DecBrwHash(c, _) = key.alg.family() {

@@ -931,6 +931,23 @@ impl<F: SimdPrime> SimdState<F> {
         }
     }
 
+    /// 4-decBRWHash of a message of 3 ..= 8 blocks per stream with a key's powers, flat on
+    /// 8 lanes (`construct::dec4_flat`), on `backend` (`None` for other lengths, or a
+    /// backend without that code).
+    #[inline]
+    pub fn dec4_flat(backend: Backend, p: &crate::construct::Powers<F>, msg: &[u8]) -> Option<F> {
+        match backend {
+            // SAFETY: the key's backend passed `Backend::check`, so the CPU has the entry
+            // point's features.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => unsafe { x86::dec4_flat_ifma8(p, msg) },
+            _ => {
+                let _ = (p, msg);
+                None
+            }
+        }
+    }
+
     /// Bytes a stream holds before it builds its SIMD state: a message up to this length is
     /// finished by the whole-message code, whose set-up costs less than a streaming state's
     /// plus the copy. Measured with `brwhash bench --mode stream` (4 KiB updates, TSC

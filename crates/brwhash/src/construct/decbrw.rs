@@ -392,6 +392,98 @@ pub(crate) fn dec_linear_lanes<F: PrimeField, V: Halves<F>>(
     )
 }
 
+/// Blocks per stream (q) of the 4-decBRWHash messages that [`dec4_flat`] takes: 3 ..= 8 for
+/// 2^127-1, 4 ..= 8 for 2^130-5, whose 8 lanes lost at q = 3 to the 4 lanes' stack
+/// algorithm (TSC cycles per message with a key, IFMA, stack -> flat: 4-decBRWHash1305 192 B
+/// 72 -> 82, 256 B 97 -> 93, 448 B 102 -> 98, 512 B 125 -> 115; 4-decBRWHash1271 150 B
+/// 99 -> 93, 240 B 94 -> 72, 360 B 99 -> 77, 480 B 128 -> 97).
+#[inline(always)]
+const fn flat_q<F: PrimeField>(q: usize) -> bool {
+    q <= 8 && q >= if F::BLOCK == 16 { 4 } else { 3 }
+}
+
+/// 4-decBRWHash of a message of q = 3 ..= 8 blocks per stream (9 ..= 32 blocks) with a key,
+/// flat on the 8 lanes of `V` (lanes 0-3 and 4-7 both the four streams): a stream's BRW
+/// times its lane weight w is linear in its first-level values
+/// P_0 = (x + M_1)(x^2 + M_2) + M_3 and P_1 = BRW(M_5 .. M_min(q, 7)), each times the
+/// factors x^(2^e) + M_(2^e) above it: Q w = P_0 (x^4 + M_4) w' + P_1 w', with
+/// w' = (x^8 + M_8) w when q = 8, else w (and no factor x^4 + M_4 when q = 3). So P (lanes
+/// 0-3 P_0, 4-7 P_1) is one 8-lane product, the weights G = (w' (x^4 + M_4), w') one more
+/// beside it, and P G a third: two products deep (three at q = 8), where the stack
+/// algorithm on 4 lanes is a chain of two or three products and the weight after them.
+/// (At most two blocks per stream are linear in the blocks alone: `dec_linear_lanes`.)
+#[inline(always)]
+pub(crate) fn dec4_flat<F: PrimeField, V: Halves<F>>(p: &Powers<F>, msg: &[u8]) -> Option<F> {
+    let (b, n) = (F::BLOCK, msg.len());
+    let blocks = n.div_ceil(b);
+    let q = blocks.div_ceil(4);
+    if V::W != 8 || !flat_q::<F>(q) {
+        return None;
+    }
+    // Vector block k (lane j = block k of stream j): whole ones straight from `msg`, the last
+    // one (partial) from a zero-padded copy, zero blocks after it.
+    let vb = 4 * b;
+    let whole = n / vb;
+    let mut last = [0u8; 4 * 16];
+    let tail = &msg[whole * vb..];
+    if !tail.is_empty() {
+        last[..tail.len()].copy_from_slice(tail);
+    }
+    // (An array, not a closure: a closure was not inlined into the entry point, and its
+    // loads became calls of the intrinsics.)
+    let mut mv = [V::Half::ZERO; 8];
+    for (k, v) in mv.iter_mut().enumerate() {
+        *v = flat_block::<F, V::Half>(msg, &last[..vb], whole, k);
+    }
+    let m = |k: usize| mv[k];
+    let h = |v: F| V::Half::splat(v);
+    let (x, x2) = (p.square(0), p.square(1));
+    let zero = V::Half::ZERO;
+    // P_1 = (a)(b) + c: (x + M_5)(x^2 + M_6) + M_7, M_5 x + M_6, M_5, or nothing.
+    let (a1, b1, c1) = match q {
+        7 | 8 => (h(x).add_block(m(4)), h(x2).add_block(m(5)), m(6)),
+        6 => (m(4), h(x), m(5)),
+        5 => (zero, zero, m(4)),
+        _ => (zero, zero, zero),
+    };
+    let a = V::join(h(x).add_block(m(0)), a1);
+    let bb = V::join(h(x2).add_block(m(1)), b1);
+    let c = V::join(m(2), c1);
+    let mut firsts = V::reduce(a.mul_acc(bb, c.widen()));
+    let mut w = lane_weights::<F, V::Half, Powers<F>>(p, blocks as u64);
+    if q == 8 {
+        w = h(p.square(3)).add_block(m(7)).mul(w);
+    }
+    let mut g = if q >= 4 {
+        V::join(w, w).mul(V::join(h(p.square(2)).add_block(m(3)), h(F::from_u64(1))))
+    } else {
+        V::join(w, w)
+    };
+    let mut weighted = firsts.mul(g);
+    let sum = weighted.sum_lanes();
+    firsts.zeroize();
+    w.zeroize();
+    g.zeroize();
+    weighted.zeroize();
+    for v in &mut mv {
+        v.zeroize();
+    }
+    Some(sum.add(x.mul(F::from_u64((n as u64).wrapping_mul(8)))))
+}
+
+/// Vector block k of [`dec4_flat`]: from `msg` below `whole`, `last` at it, zero after.
+#[inline(always)]
+fn flat_block<F: PrimeField, H: Lanes<F>>(msg: &[u8], last: &[u8], whole: usize, k: usize) -> H {
+    let vb = H::W * F::BLOCK;
+    if k < whole {
+        H::load(&msg[k * vb..(k + 1) * vb], false)
+    } else if k == whole {
+        H::load(last, false)
+    } else {
+        H::ZERO
+    }
+}
+
 #[cfg(test)]
 impl WeightTable {
     /// Checks every entry against the weights formed lane by lane in scalar code from
