@@ -1105,8 +1105,8 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
             return Some(v);
         }
     }
-    if let Family::DecBrwHash(4, _) = key.alg.family() {
-        if let Some(v) = SimdState::<F>::dec4_flat(key.backend, p, msg) {
+    if let Family::DecBrwHash(c, _) = key.alg.family() {
+        if let Some(v) = SimdState::<F>::dec_flat(key.backend, p, c as usize, msg) {
             return Some(v);
         }
     }

@@ -931,18 +931,26 @@ impl<F: SimdPrime> SimdState<F> {
         }
     }
 
-    /// 4-decBRWHash of a message of 3 ..= 8 blocks per stream with a key's powers, flat on
-    /// 8 lanes (`construct::dec4_flat`), on `backend` (`None` for other lengths, or a
-    /// backend without that code).
+    /// c-decBRWHash (c = 4 or 8) of a message of 4 ..= 8 blocks per stream with a key's
+    /// powers, flat on 8 lanes (`construct::dec_flat`), on `backend` (`None` for other
+    /// lengths, or a backend without that code).
     #[inline]
-    pub fn dec4_flat(backend: Backend, p: &crate::construct::Powers<F>, msg: &[u8]) -> Option<F> {
+    pub fn dec_flat(
+        backend: Backend,
+        p: &crate::construct::Powers<F>,
+        c: usize,
+        msg: &[u8],
+    ) -> Option<F> {
+        if !crate::construct::dec_flat_takes::<F>(c, msg.len()) {
+            return None;
+        }
         match backend {
             // SAFETY: the key's backend passed `Backend::check`, so the CPU has the entry
             // point's features.
             #[cfg(target_arch = "x86_64")]
-            Backend::Ifma => unsafe { x86::dec4_flat_ifma8(p, msg) },
+            Backend::Ifma => unsafe { x86::dec_flat_ifma8(p, c, msg) },
             _ => {
-                let _ = (p, msg);
+                let _ = (p, c, msg);
                 None
             }
         }

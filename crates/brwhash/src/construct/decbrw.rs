@@ -392,86 +392,168 @@ pub(crate) fn dec_linear_lanes<F: PrimeField, V: Halves<F>>(
     )
 }
 
-/// Blocks per stream (q) of the 4-decBRWHash messages that [`dec4_flat`] takes: 3 ..= 8 for
-/// 2^127-1, 4 ..= 8 for 2^130-5, whose 8 lanes lost at q = 3 to the 4 lanes' stack
-/// algorithm (TSC cycles per message with a key, IFMA, stack -> flat: 4-decBRWHash1305 192 B
-/// 72 -> 82, 256 B 97 -> 93, 448 B 102 -> 98, 512 B 125 -> 115; 4-decBRWHash1271 150 B
-/// 99 -> 93, 240 B 94 -> 72, 360 B 99 -> 77, 480 B 128 -> 97).
+/// Blocks per stream (q) of the c-decBRWHash messages that [`dec_flat`] takes: 4 ..= 8. At
+/// q = 3 the stack algorithm is as fast (TSC cycles per message with a key, IFMA, stack vs
+/// flat: 4-decBRWHash1305 192 B 72 vs 82; 4-decBRWHash1271 150 B 94 vs 96, 180 B 70 vs 73;
+/// 8-decBRWHash1271 300 B 101 vs 99, 360 B 74 vs 81).
 #[inline(always)]
-const fn flat_q<F: PrimeField>(q: usize) -> bool {
-    q <= 8 && q >= if F::BLOCK == 16 { 4 } else { 3 }
+const fn flat_q(q: usize) -> bool {
+    4 <= q && q <= 8
 }
 
-/// 4-decBRWHash of a message of q = 3 ..= 8 blocks per stream (9 ..= 32 blocks) with a key,
-/// flat on the 8 lanes of `V` (lanes 0-3 and 4-7 both the four streams): a stream's BRW
-/// times its lane weight w is linear in its first-level values
-/// P_0 = (x + M_1)(x^2 + M_2) + M_3 and P_1 = BRW(M_5 .. M_min(q, 7)), each times the
-/// factors x^(2^e) + M_(2^e) above it: Q w = P_0 (x^4 + M_4) w' + P_1 w', with
-/// w' = (x^8 + M_8) w when q = 8, else w (and no factor x^4 + M_4 when q = 3). So P (lanes
-/// 0-3 P_0, 4-7 P_1) is one 8-lane product, the weights G = (w' (x^4 + M_4), w') one more
-/// beside it, and P G a third: two products deep (three at q = 8), where the stack
-/// algorithm on 4 lanes is a chain of two or three products and the weight after them.
-/// (At most two blocks per stream are linear in the blocks alone: `dec_linear_lanes`.)
+/// Whether [`dec_flat`] takes a c-decBRWHash message of `len` bytes (the callers ask first:
+/// a call into the entry point for nothing cost the other lengths 4-5 TSC cycles). Not
+/// 8-decBRWHash1271 messages of whole chunks (4 or 8 blocks in every stream), which the
+/// stack algorithm takes faster (TSC cycles per message with a key, stack vs flat: 480 B
+/// 80 vs 85, 960 B 114 vs 118; 720 B 110 vs 101).
 #[inline(always)]
-pub(crate) fn dec4_flat<F: PrimeField, V: Halves<F>>(p: &Powers<F>, msg: &[u8]) -> Option<F> {
-    let (b, n) = (F::BLOCK, msg.len());
-    let blocks = n.div_ceil(b);
-    let q = blocks.div_ceil(4);
-    if V::W != 8 || !flat_q::<F>(q) {
+pub(crate) const fn dec_flat_takes<F: PrimeField>(c: usize, len: usize) -> bool {
+    let whole_chunks = len.is_multiple_of(4 * 8 * F::BLOCK);
+    (c == 4 || c == 8)
+        && flat_q(len.div_ceil(F::BLOCK).div_ceil(c))
+        && !(c == 8 && F::BLOCK == 15 && whole_chunks)
+}
+
+/// c-decBRWHash (c = 4 or 8) of a message of q = 4 ..= 8 blocks per stream with a key, flat
+/// on the 8 lanes of `V`: a stream's BRW times its lane weight w is linear in its
+/// first-level values P_0 = (x + M_1)(x^2 + M_2) + M_3 and P_1 = BRW(M_5 .. M_min(q, 7)),
+/// each times the factors x^(2^e) + M_(2^e) above it: Q w = P_0 (x^4 + M_4) w' + P_1 w',
+/// with w' = (x^8 + M_8) w when q = 8, else w (and no P_1 when q = 4). The
+/// P_i are products of blocks, the weights products beside them, and the weighted sum one
+/// product more: two deep (three at q = 8), where the stack algorithm is a chain of two
+/// or three products and the weight after them. For c = 4, lanes 0-3 hold P_0 and lanes
+/// 4-7 P_1, one 8-lane product each. (At most two blocks per stream are linear in the
+/// blocks alone: `dec_linear_lanes`.) `None` for other lengths and c. TSC cycles per
+/// message with a key, IFMA, stack -> flat: 4-decBRWHash1305 200 B 119 -> 111, 256 B 94 ->
+/// 86, 512 B 123 -> 109; 4-decBRWHash1271 240 B 93 -> 84, 480 B 124 -> 106;
+/// 8-decBRWHash1305 400 B 131 -> 113, 768 B 113 -> 100, 1 KiB 121 -> 115;
+/// 8-decBRWHash1271 400 B 127 -> 108, 720 B 110 -> 101.
+#[inline(always)]
+pub(crate) fn dec_flat<F: PrimeField, V: Halves<F>>(
+    p: &Powers<F>,
+    c: usize,
+    msg: &[u8],
+) -> Option<F> {
+    let n = msg.len();
+    let blocks = n.div_ceil(F::BLOCK);
+    if V::W != 8 || !dec_flat_takes::<F>(c, n) {
         return None;
     }
+    let q = blocks.div_ceil(c);
+    let sum = if c == 4 {
+        let mut f = flat_parts::<F, V::Half>(p, msg, q);
+        let (a, b) = (V::join(f.p0[0], f.p1[0]), V::join(f.p0[1], f.p1[1]));
+        let mut firsts = V::reduce(a.mul_acc(b, V::join(f.p0[2], f.p1[2]).widen()));
+        let mut w = lane_weights::<F, V::Half, Powers<F>>(p, blocks as u64);
+        if let Some(s8) = f.s8 {
+            w = s8.mul(w);
+        }
+        let one = V::Half::splat(F::from_u64(1));
+        let mut g = V::join(w, w).mul(V::join(f.s4, one));
+        let mut weighted = firsts.mul(g);
+        let sum = weighted.sum_lanes();
+        f.zeroize();
+        firsts.zeroize();
+        w.zeroize();
+        g.zeroize();
+        weighted.zeroize();
+        sum
+    } else {
+        let mut f = flat_parts::<F, V>(p, msg, q);
+        let mut p0 = V::reduce(f.p0[0].mul_acc(f.p0[1], f.p0[2].widen()));
+        let mut w = lane_weights::<F, V, Powers<F>>(p, blocks as u64);
+        if let Some(s8) = f.s8 {
+            w = s8.mul(w);
+        }
+        let mut g = f.s4.mul(w);
+        // (No P_1 at q = 4: two products fewer, which a whole chunk per stream missed, 512
+        // B of 8-decBRWHash1305 86 -> 91 TSC cycles against the stack algorithm.)
+        let mut weighted = if q > 4 {
+            let mut p1 = V::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
+            let acc = p1.mul_wide(w);
+            p1.zeroize();
+            V::reduce(p0.mul_acc(g, acc))
+        } else {
+            p0.mul(g)
+        };
+        let sum = weighted.sum_lanes();
+        f.zeroize();
+        p0.zeroize();
+        w.zeroize();
+        g.zeroize();
+        weighted.zeroize();
+        sum
+    };
+    Some(sum.add(p.square(0).mul(F::from_u64((n as u64).wrapping_mul(8)))))
+}
+
+/// The operands of [`dec_flat`] in the lanes of `H` (lane j = stream j): P_i = a b + c from
+/// `p0` / `p1` = [a, b, c], and the factors x^4 + M_4 and x^8 + M_8 (only at q = 8).
+struct Flat<H> {
+    p0: [H; 3],
+    p1: [H; 3],
+    s4: H,
+    s8: Option<H>,
+}
+
+impl<H: Zeroize> Zeroize for Flat<H> {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        // (Loops, not closures: everything here inlines into SIMD entry points.)
+        for v in self.p0.iter_mut().chain(&mut self.p1) {
+            v.zeroize();
+        }
+        self.s4.zeroize();
+        if let Some(v) = &mut self.s8 {
+            v.zeroize();
+        }
+    }
+}
+
+/// [`Flat`] of `msg`, q = 4 ..= 8 blocks per stream of W = `H::W` streams.
+#[inline(always)]
+fn flat_parts<F: PrimeField, H: Lanes<F>>(p: &Powers<F>, msg: &[u8], q: usize) -> Flat<H> {
+    const { assert!(H::W <= 8) };
     // Vector block k (lane j = block k of stream j): whole ones straight from `msg`, the last
     // one (partial) from a zero-padded copy, zero blocks after it.
-    let vb = 4 * b;
-    let whole = n / vb;
-    let mut last = [0u8; 4 * 16];
+    let vb = H::W * F::BLOCK;
+    let whole = msg.len() / vb;
+    let mut last = [0u8; 8 * 16];
     let tail = &msg[whole * vb..];
     if !tail.is_empty() {
         last[..tail.len()].copy_from_slice(tail);
     }
     // (An array, not a closure: a closure was not inlined into the entry point, and its
     // loads became calls of the intrinsics.)
-    let mut mv = [V::Half::ZERO; 8];
-    for (k, v) in mv.iter_mut().enumerate() {
-        *v = flat_block::<F, V::Half>(msg, &last[..vb], whole, k);
+    let mut m = [H::ZERO; 8];
+    for (k, v) in m.iter_mut().enumerate() {
+        *v = flat_block::<F, H>(msg, &last[..vb], whole, k);
     }
-    let m = |k: usize| mv[k];
-    let h = |v: F| V::Half::splat(v);
+    let h = |v: F| H::splat(v);
     let (x, x2) = (p.square(0), p.square(1));
-    let zero = V::Half::ZERO;
-    // P_1 = (a)(b) + c: (x + M_5)(x^2 + M_6) + M_7, M_5 x + M_6, M_5, or nothing.
-    let (a1, b1, c1) = match q {
-        7 | 8 => (h(x).add_block(m(4)), h(x2).add_block(m(5)), m(6)),
-        6 => (m(4), h(x), m(5)),
-        5 => (zero, zero, m(4)),
-        _ => (zero, zero, zero),
+    let zero = H::ZERO;
+    // P_1 = a b + c: (x + M_5)(x^2 + M_6) + M_7, M_5 x + M_6, M_5, or nothing.
+    let p1 = match q {
+        7 | 8 => [h(x).add_block(m[4]), h(x2).add_block(m[5]), m[6]],
+        6 => [m[4], h(x), m[5]],
+        5 => [zero, zero, m[4]],
+        _ => [zero, zero, zero],
     };
-    let a = V::join(h(x).add_block(m(0)), a1);
-    let bb = V::join(h(x2).add_block(m(1)), b1);
-    let c = V::join(m(2), c1);
-    let mut firsts = V::reduce(a.mul_acc(bb, c.widen()));
-    let mut w = lane_weights::<F, V::Half, Powers<F>>(p, blocks as u64);
-    if q == 8 {
-        w = h(p.square(3)).add_block(m(7)).mul(w);
-    }
-    let mut g = if q >= 4 {
-        V::join(w, w).mul(V::join(h(p.square(2)).add_block(m(3)), h(F::from_u64(1))))
-    } else {
-        V::join(w, w)
+    let f = Flat {
+        p0: [h(x).add_block(m[0]), h(x2).add_block(m[1]), m[2]],
+        p1,
+        s4: h(p.square(2)).add_block(m[3]),
+        s8: if q == 8 {
+            Some(h(p.square(3)).add_block(m[7]))
+        } else {
+            None
+        },
     };
-    let mut weighted = firsts.mul(g);
-    let sum = weighted.sum_lanes();
-    firsts.zeroize();
-    w.zeroize();
-    g.zeroize();
-    weighted.zeroize();
-    for v in &mut mv {
-        v.zeroize();
-    }
-    Some(sum.add(x.mul(F::from_u64((n as u64).wrapping_mul(8)))))
+    // (The message's own blocks, in `last` and `m`, are not wiped: no key in them.)
+    f
 }
 
-/// Vector block k of [`dec4_flat`]: from `msg` below `whole`, `last` at it, zero after.
+/// Vector block k of [`flat_parts`]: from `msg` below `whole`, `last` at it, zero after.
 #[inline(always)]
 fn flat_block<F: PrimeField, H: Lanes<F>>(msg: &[u8], last: &[u8], whole: usize, k: usize) -> H {
     let vb = H::W * F::BLOCK;

@@ -15,7 +15,8 @@ mod twolevel;
 #[cfg(test)]
 pub(crate) use decbrw::WEIGHT_ENTRIES;
 pub(crate) use decbrw::{
-    dec4_flat, dec_linear_lanes, lane_ladder, DecLanes, DecPeriods, Halves, Lanes, WeightTable,
+    dec_flat, dec_flat_takes, dec_linear_lanes, lane_ladder, DecLanes, DecPeriods, Halves, Lanes,
+    WeightTable,
 };
 pub(crate) use hash2l::{
     end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
