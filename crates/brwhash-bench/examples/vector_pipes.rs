@@ -43,6 +43,22 @@ mod pipes {
         };
     }
 
+    /// A row of IFMA instructions ([`row!`] with `avx512ifma` enabled).
+    macro_rules! ifma_row {
+        ($name:ident, $($line:literal),+ $(,)?) => {
+            #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+            unsafe fn $name(iters: u64, p: *mut u8) {
+                for _ in 0..iters {
+                    // SAFETY: register-only instructions; every vector register is declared
+                    // clobbered, and `main` checked the CPU features before calling.
+                    unsafe {
+                        asm!($($line),+, p = in(reg) p, clobber_abi("C"), options(nostack));
+                    }
+                }
+            }
+        };
+    }
+
     /// The rows' memory operands.
     #[repr(C, align(64))]
     struct Buf([u8; 512]);
@@ -350,6 +366,84 @@ mod pipes {
         ("vmovdqu64 zmm store + vpclmulqdq zmm", row18, 4, "mix"),
     ];
 
+    // vpmadd52luq zmm: 8 independent accumulators
+    ifma_row!(
+        ifma0,
+        "vpmadd52luq zmm3, zmm24, zmm28",
+        "vpmadd52luq zmm4, zmm25, zmm28",
+        "vpmadd52luq zmm5, zmm26, zmm28",
+        "vpmadd52luq zmm6, zmm24, zmm29",
+        "vpmadd52luq zmm7, zmm25, zmm29",
+        "vpmadd52luq zmm8, zmm26, zmm29",
+        "vpmadd52luq zmm9, zmm24, zmm30",
+        "vpmadd52luq zmm10, zmm25, zmm30",
+        "/* {p} */",
+    );
+
+    // vpmadd52luq ymm: 8 independent accumulators
+    ifma_row!(
+        ifma1,
+        "vpmadd52luq ymm3, ymm24, ymm28",
+        "vpmadd52luq ymm4, ymm25, ymm28",
+        "vpmadd52luq ymm5, ymm26, ymm28",
+        "vpmadd52luq ymm6, ymm24, ymm29",
+        "vpmadd52luq ymm7, ymm25, ymm29",
+        "vpmadd52luq ymm8, ymm26, ymm29",
+        "vpmadd52luq ymm9, ymm24, ymm30",
+        "vpmadd52luq ymm10, ymm25, ymm30",
+        "/* {p} */",
+    );
+
+    // vpmadd52luq zmm, one accumulator: the latency
+    ifma_row!(
+        ifma2,
+        "vpmadd52luq zmm3, zmm24, zmm28",
+        "vpmadd52luq zmm3, zmm25, zmm28",
+        "vpmadd52luq zmm3, zmm26, zmm28",
+        "vpmadd52luq zmm3, zmm24, zmm29",
+        "/* {p} */",
+    );
+
+    // vpmadd52luq zmm + vpsrlq zmm + vpaddq zmm
+    ifma_row!(
+        ifma3,
+        "vpmadd52luq zmm3, zmm24, zmm28",
+        "vpsrlq zmm11, zmm24, 44",
+        "vpaddq zmm12, zmm25, zmm28",
+        "vpmadd52luq zmm4, zmm25, zmm28",
+        "vpsrlq zmm13, zmm25, 44",
+        "vpaddq zmm14, zmm26, zmm28",
+        "vpmadd52luq zmm5, zmm26, zmm28",
+        "vpsrlq zmm15, zmm26, 44",
+        "vpaddq zmm16, zmm24, zmm28",
+        "vpmadd52luq zmm6, zmm24, zmm29",
+        "vpsrlq zmm17, zmm24, 44",
+        "vpaddq zmm18, zmm25, zmm29",
+        "/* {p} */",
+    );
+
+    // vpmadd52luq zmm + vpermq zmm
+    ifma_row!(
+        ifma4,
+        "vpmadd52luq zmm3, zmm24, zmm28",
+        "vpermq zmm11, zmm31, zmm24",
+        "vpmadd52luq zmm4, zmm25, zmm28",
+        "vpermq zmm12, zmm31, zmm25",
+        "vpmadd52luq zmm5, zmm26, zmm28",
+        "vpermq zmm13, zmm31, zmm26",
+        "vpmadd52luq zmm6, zmm24, zmm29",
+        "vpermq zmm14, zmm31, zmm24",
+        "/* {p} */",
+    );
+
+    const IFMA_ROWS: &[Row] = &[
+        ("vpmadd52luq zmm", ifma0, 8, "multiply-add"),
+        ("vpmadd52luq ymm", ifma1, 8, "multiply-add"),
+        ("vpmadd52luq zmm, dependent", ifma2, 4, "latency"),
+        ("vpmadd52luq zmm + vpsrlq + vpaddq", ifma3, 4, "mix"),
+        ("vpmadd52luq zmm + vpermq zmm", ifma4, 4, "mix"),
+    ];
+
     pub fn main() {
         let features = ["avx512f", "avx512vl", "vpclmulqdq", "pclmulqdq"];
         let missing: Vec<&str> = features.iter().copied().filter(|f| !detected(f)).collect();
@@ -376,6 +470,18 @@ mod pipes {
                 t * clock.core_per_tick / f64::from(*copies)
             );
         }
+        if !detected("avx512ifma") {
+            println!();
+            println!("vector_pipes: this CPU lacks avx512ifma; no multiply-add rows");
+            return;
+        }
+        for (name, f, copies, kind) in IFMA_ROWS {
+            let t = time(*f, &mut buf);
+            println!(
+                "| {name} | {kind} | {:.2} |",
+                t * clock.core_per_tick / f64::from(*copies)
+            );
+        }
     }
 
     fn detected(f: &str) -> bool {
@@ -384,6 +490,7 @@ mod pipes {
             "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
             "vpclmulqdq" => std::arch::is_x86_feature_detected!("vpclmulqdq"),
             "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
+            "avx512ifma" => std::arch::is_x86_feature_detected!("avx512ifma"),
             _ => false,
         }
     }

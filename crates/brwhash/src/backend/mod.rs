@@ -1330,7 +1330,8 @@ pub(crate) fn scalar_here() -> bool {
 /// zmm multiply-adds retire at half the rate of Zen 5's, and the one-shot set-up of the
 /// IFMA lanes (a chain of dependent zmm products) costs about twice as much, so one-shot
 /// polyHash takes 4 ymm lanes and scalar code keeps other lengths there
-/// (`halves_one_shot`, `SimdState::one_shot_crossover`). The environment variable
+/// (`halves_one_shot`, `SimdState::one_shot_crossover`), and the 8 lanes' power ladder is
+/// built from 4 (`ifma8::L44::ladder_limbs`). The environment variable
 /// `BRWHASH_ZMM_HALVES` (`1` or `0`, read once) overrides the answer, so that tests reach
 /// both choices on any CPU with IFMA; the output never depends on it.
 pub(crate) fn zmm_in_halves() -> bool {
