@@ -761,10 +761,15 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     fn from_words(words: &[u64]) -> Self;
 
     /// Vector blocks up to which a one-shot `poly_exact` computes only the powers of groups
-    /// of 4 (`ShortPowers`) rather than the table of 8: where reductions are cheap (radix
+    /// of 4 (`ShortPowers`, or those of `short_estrin`) rather than the table of 8: where reductions are cheap (radix
     /// 2^44), a longer run of smaller groups costs less than the table's extra products,
     /// stores and wipe (measurements at `ShortPowers`).
     const SHORT_VECTORS: usize = 16;
+
+    /// Whether a one-shot `poly_exact` of at most `SHORT_VECTORS` vector blocks takes the
+    /// vector blocks by Estrin's scheme in x^W (`short_estrin`: fewer products, more
+    /// reductions) rather than with the lane powers of `ShortPowers`.
+    const SHORT_ESTRIN: bool = false;
 
     /// Whether `lane0_or_one` and `shift_up` run in registers (else they go through memory,
     /// and scalar powers and scalar loads are faster).

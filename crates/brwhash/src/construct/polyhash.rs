@@ -189,7 +189,8 @@ fn first_powers<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, V) {
 /// 0.101 -> 0.098, 8 KiB 0.095 -> 0.094, 16 KiB 0.079 -> 0.084 (hence 56 vector blocks);
 /// polyHash1271 3840 B 0.133 -> 0.123, 5760 B even, 6720 B 0.103 -> 0.106 (hence 40).
 /// Radix 2^26 keeps the table past 16: AVX2 Poly1305 2 KiB 0.462 -> 0.504, AVX-512F 8 KiB
-/// 0.194 -> 0.216.
+/// 0.194 -> 0.216. Radix 2^44 lanes now take [`short_estrin`] instead, up to the same
+/// limits (`Lanes::SHORT_ESTRIN`).
 type ShortPowers<V> = ExactPowers<V, 4>;
 
 impl<V: Field> ShortPowers<V> {
@@ -408,6 +409,7 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
     match KeyTable::<F, false>::new::<V>(table, g, vectors) {
         Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
+        None if vectors <= V::SHORT_VECTORS && V::SHORT_ESTRIN => short_estrin::<F, V>(x, xw, msg),
         None if vectors <= V::SHORT_VECTORS => {
             exact_lanes::<F, V, _>(&ShortPowers::<V>::new(x, xw, vectors), x, msg)
         }
@@ -415,6 +417,146 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     }
 }
 
+/// `a` y + `b`, reduced.
+#[inline(always)]
+fn linear<V: Field>(a: V, y: V, b: V) -> V {
+    V::reduce(V::wide_add(a.mul_wide(y), b.widen()))
+}
+
+/// The unreduced value of a group of vector blocks `v` (1 to 4, first block highest) in
+/// y = x^W: Estrin's scheme, (v0 y + v1) y^2 + (v2 y + v3) for 4.
+#[inline(always)]
+fn estrin_group<V: Field>(v: &[V], y: V, y2: V) -> V::Wide {
+    match v.len() {
+        1 => v[0].widen(),
+        2 => V::wide_add(v[0].mul_wide(y), v[1].widen()),
+        3 => V::wide_add(
+            v[0].mul_wide(y2),
+            V::wide_add(v[1].mul_wide(y), v[2].widen()),
+        ),
+        _ => {
+            let mut ab = linear(v[0], y, v[1]);
+            let w = V::wide_add(ab.mul_wide(y2), V::wide_add(v[2].mul_wide(y), v[3].widen()));
+            ab.zeroize();
+            w
+        }
+    }
+}
+
+/// One-shot [`poly_exact`] of at most [`Lanes::SHORT_VECTORS`] vector blocks without the
+/// lane powers P_1 .. P_3 ([`Lanes::SHORT_ESTRIN`]): the lanes of V_0 P_(n-1) + .. + V_(n-1)
+/// P_0 are those of P_0 (V_0 y^(n-1) + .. + V_(n-1)) with y = x^W in every lane, a
+/// polynomial in y over the vector blocks, taken in groups of 4 by Estrin's scheme,
+/// (V_0 y + V_1) y^2 + (V_2 y + V_3), and from group to group by y^4; then one product by
+/// P_0. The dependency chain is as deep as with P_1 .. P_3 (P_3 = P_0 x^W x^2W is two
+/// products after P_0, as y^2 and the products by it are), but with 3 products fewer
+/// per message and 1 fewer per group, and the one-shot set-up on 8 IFMA lanes is bound by
+/// the products' throughput: Intel Xeon (Emerald Rapids), `brwhash::hash`, TSC cycles per
+/// message (min of 40 batches, both interleaved batch by batch), P_0 .. P_3 -> Estrin:
+/// Poly1305 256 B 186 -> 180, 512 B 261 -> 223, 1 KiB 340 -> 306, 2 KiB 471 -> 428, 4 KiB
+/// 732 -> 671; polyHash1271 1 KiB 390 -> 332, 2 KiB 535 -> 465, 4 KiB 867 -> 778 (256 B
+/// and 512 B even). On 4 IFMA ymm lanes (`BRWHASH_ZMM_HALVES=1` there): Poly1305 1 KiB
+/// 362 -> 344, 2 KiB 576 -> 535; polyHash1271 256 B 237 -> 208, 1 KiB 411 -> 356.
+/// Past the short power table's limit the table of 8 stays faster (Poly1305 16 KiB 1949
+/// against 2127 by Estrin), and radix 2^26, whose reductions are long carry chains, loses
+/// with Estrin's extra reductions (AVX2 Poly1305 4 KiB 2030 against 2554).
+#[inline(always)]
+fn short_estrin<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>, msg: &[u8]) -> F {
+    let w = V::W;
+    let vectors = (msg.len() / F::BLOCK).div_ceil(w);
+    let (mut p0, y) = first_lanes::<F, V>(x, xw);
+    let all = ((1u32 << w) - 1) as u8;
+    let mut y = match y {
+        Some(y) => V::splat(y),
+        None if vectors > 1 => p0.lane0_or_one(all),
+        None => V::ZERO,
+    };
+    let mut y2 = if vectors > 2 {
+        y.square_splat()
+    } else {
+        V::ZERO
+    };
+    let mut y4 = if vectors > 4 {
+        y2.square_splat()
+    } else {
+        V::ZERO
+    };
+    let v = estrin_lanes::<F, V>(p0, y, y2, y4, x, msg);
+    for t in [&mut p0, &mut y, &mut y2, &mut y4] {
+        t.zeroize();
+    }
+    v
+}
+
+/// [`short_estrin`] with the powers P_0, y, y^2 and y^4 given.
+#[inline(always)]
+fn estrin_lanes<F: PrimeField, V: Lanes<F>>(p0: V, y: V, y2: V, y4: V, x: F, msg: &[u8]) -> F {
+    const { assert!(V::WIDE_SUM_LIMIT > 3) };
+    let (b, w) = (F::BLOCK, V::W);
+    let full = msg.len() / b;
+    if full == 0 {
+        return super::scalar_last(F::ZERO, x, msg);
+    }
+    let (body, last) = msg.split_at(full * b);
+    let h = full % w;
+    let vectors = full.div_ceil(w);
+    let rest = &body[h * b..];
+    let first = vectors - (vectors - 1) / 4 * 4;
+    let mut chunks = rest.chunks_exact(w * b);
+    let mut v = [V::ZERO; 4];
+    for (u, vu) in v[..first].iter_mut().enumerate() {
+        *vu = if u == 0 && h > 0 {
+            head_vector::<F, V>(body, h)
+        } else {
+            V::load(chunks.next().expect("a vector block"), true)
+        };
+    }
+    let mut acc = if first == 1 {
+        v[0]
+    } else {
+        V::reduce(estrin_group(&v[..first], y, y2))
+    };
+    let rest = &rest[(first - usize::from(h > 0)) * w * b..];
+    for group in rest.chunks_exact(4 * w * b) {
+        for (vu, vb) in v.iter_mut().zip(group.chunks_exact(w * b)) {
+            *vu = V::load(vb, true);
+        }
+        acc = V::reduce(V::wide_add(acc.mul_wide(y4), estrin_group(&v, y, y2)));
+    }
+    let value = acc.mul(p0).sum_lanes();
+    acc.zeroize();
+    v.zeroize();
+    super::scalar_last(value, x, last)
+}
+
+/// P_0 (lane j = x^(W - j)) from `xw` = x^1 .. x^W or from x alone ([`Lanes::ladder`] where
+/// lane permutes are cheap, else from scalar powers), and x^W when it is known as a scalar.
+#[inline(always)]
+fn first_lanes<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, Option<F>) {
+    let w = V::W;
+    let mut scalar_powers = [F::ZERO; G];
+    let xw = match xw {
+        None if !V::FAST_PERMUTES => {
+            scalar_powers = super::powers_to_g(x);
+            Some(&scalar_powers[..])
+        }
+        xw => xw,
+    };
+    let p0 = match xw {
+        Some(xw) => {
+            let mut lanes = [F::ZERO; 16];
+            for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
+                *l = power;
+            }
+            let p0 = V::from_lanes(&lanes[..w]);
+            lanes.zeroize();
+            (p0, Some(xw[w - 1]))
+        }
+        None => (V::ladder(x), None),
+    };
+    scalar_powers.zeroize();
+    p0
+}
 /// [`poly_exact`] of a message of at least one full block, with the powers `t`.
 #[inline(always)]
 fn exact_lanes<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(t: &P, x: F, msg: &[u8]) -> F {

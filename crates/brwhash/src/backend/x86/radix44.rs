@@ -636,6 +636,7 @@ macro_rules! radix44_width {
                 40,
                 lane0 = lane0_or_one_limbs,
                 short_vectors = 56,
+                short_estrin = true,
                 strided = $strided,
                 strided_lanes = $strided_lanes,
                 strided_whole = $strided_whole
@@ -644,6 +645,7 @@ macro_rules! radix44_width {
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
                 const SHORT_VECTORS: usize = 40;
+                const SHORT_ESTRIN: bool = true;
                 crate::backend::x86::ops::lane_conversions!(Fp1271, lane0 = lane0_or_one_limbs);
 
                 #[inline(always)]
