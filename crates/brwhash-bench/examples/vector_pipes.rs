@@ -29,28 +29,15 @@ mod pipes {
     /// destination registers so that the copies are independent).
     macro_rules! row {
         ($name:ident, $($line:literal),+ $(,)?) => {
-            #[target_feature(enable = "avx512f,avx512vl,vpclmulqdq,pclmulqdq")]
+            row!(@ "avx512f,avx512vl,vpclmulqdq,pclmulqdq", $name, $($line),+);
+        };
+        (@ $features:literal, $name:ident, $($line:literal),+ $(,)?) => {
+            #[target_feature(enable = $features)]
             unsafe fn $name(iters: u64, p: *mut u8) {
                 for _ in 0..iters {
                     // SAFETY: register-only instructions, or loads and stores within the
                     // caller's 512-byte buffer at `p` (at most 192 bytes from it); every
                     // vector and mask register is declared clobbered.
-                    unsafe {
-                        asm!($($line),+, p = in(reg) p, clobber_abi("C"), options(nostack));
-                    }
-                }
-            }
-        };
-    }
-
-    /// A row of IFMA instructions ([`row!`] with `avx512ifma` enabled).
-    macro_rules! ifma_row {
-        ($name:ident, $($line:literal),+ $(,)?) => {
-            #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-            unsafe fn $name(iters: u64, p: *mut u8) {
-                for _ in 0..iters {
-                    // SAFETY: register-only instructions; every vector register is declared
-                    // clobbered, and `main` checked the CPU features before calling.
                     unsafe {
                         asm!($($line),+, p = in(reg) p, clobber_abi("C"), options(nostack));
                     }
@@ -367,7 +354,8 @@ mod pipes {
     ];
 
     // vpmadd52luq zmm: 8 independent accumulators
-    ifma_row!(
+    row!(
+        @ "avx512f,avx512vl,avx512ifma",
         ifma0,
         "vpmadd52luq zmm3, zmm24, zmm28",
         "vpmadd52luq zmm4, zmm25, zmm28",
@@ -381,7 +369,8 @@ mod pipes {
     );
 
     // vpmadd52luq ymm: 8 independent accumulators
-    ifma_row!(
+    row!(
+        @ "avx512f,avx512vl,avx512ifma",
         ifma1,
         "vpmadd52luq ymm3, ymm24, ymm28",
         "vpmadd52luq ymm4, ymm25, ymm28",
@@ -395,7 +384,8 @@ mod pipes {
     );
 
     // vpmadd52luq zmm, one accumulator: the latency
-    ifma_row!(
+    row!(
+        @ "avx512f,avx512vl,avx512ifma",
         ifma2,
         "vpmadd52luq zmm3, zmm24, zmm28",
         "vpmadd52luq zmm3, zmm25, zmm28",
@@ -405,7 +395,8 @@ mod pipes {
     );
 
     // vpmadd52luq zmm + vpsrlq zmm + vpaddq zmm
-    ifma_row!(
+    row!(
+        @ "avx512f,avx512vl,avx512ifma",
         ifma3,
         "vpmadd52luq zmm3, zmm24, zmm28",
         "vpsrlq zmm11, zmm24, 44",
@@ -423,7 +414,8 @@ mod pipes {
     );
 
     // vpmadd52luq zmm + vpermq zmm
-    ifma_row!(
+    row!(
+        @ "avx512f,avx512vl,avx512ifma",
         ifma4,
         "vpmadd52luq zmm3, zmm24, zmm28",
         "vpermq zmm11, zmm31, zmm24",

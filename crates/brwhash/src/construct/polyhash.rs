@@ -151,34 +151,12 @@ fn power_below<V: Field>(g: usize, k: usize, a: V, s: V) -> V {
 /// (P_0 by [`Lanes::ladder`] where lane permutes are cheap, else from scalar powers).
 #[inline(always)]
 fn first_powers<F: PrimeField, V: Lanes<F>>(x: F, xw: Option<&[F]>) -> (V, V) {
-    let w = V::W;
-    let mut scalar_powers = [F::ZERO; G];
-    let xw = match xw {
-        None if !V::FAST_PERMUTES => {
-            scalar_powers = super::powers_to_g(x);
-            Some(&scalar_powers[..])
-        }
-        xw => xw,
+    let (p0, y) = first_lanes::<F, V>(x, xw);
+    let s0 = match y {
+        Some(y) => V::splat(y),
+        None => p0.lane0_or_one(((1u32 << V::W) - 1) as u8),
     };
-    let first = match xw {
-        Some(xw) => {
-            let mut lanes = [F::ZERO; 16];
-            for (l, &power) in lanes[..w].iter_mut().zip(xw[..w].iter().rev()) {
-                *l = power;
-            }
-            let first = (V::from_lanes(&lanes[..w]), V::splat(xw[w - 1]));
-            for l in &mut lanes[..w] {
-                l.zeroize();
-            }
-            first
-        }
-        None => {
-            let p0 = V::ladder(x);
-            (p0, p0.lane0_or_one(((1u32 << w) - 1) as u8))
-        }
-    };
-    scalar_powers.zeroize();
-    first
+    (p0, s0)
 }
 
 /// The powers of a one-shot [`poly_exact`] for a message of at most [`Lanes::SHORT_VECTORS`]
