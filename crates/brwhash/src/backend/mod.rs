@@ -1116,6 +1116,14 @@ impl<F: SimdPrime> SimdState<F> {
     /// - polyHash1271 on IFMA: 512 B 390 / 266 vs 327 / 253, 768 B 416 / 285 vs 422 / 349:
     ///   768; AVX-512F and AVX2: 1 KiB 702 and 698 vs 529, 2 KiB 940 and 1061 vs about 900:
     ///   2048.
+    /// - Since one-shot polyHash on IFMA runs Estrin's scheme (`construct::short_estrin`),
+    ///   Intel Xeon (Emerald Rapids), one-shot, TSC cycles per message, min of 100-150
+    ///   batches of 100 calls, the two paths interleaved batch by batch in one binary,
+    ///   IFMA / scalar: Poly1305 208 B 1.08, 224 B 1.05, 240 B 0.99, 256 B 0.91, 320 B 0.88:
+    ///   240 stays; polyHash1305 (no clamp: slower scalar code) 192 B 1.07, 208 B 1.00,
+    ///   224 B 0.95, 240 B 0.89: 208; polyHash1271 over three runs 256 B 1.06-1.17, 320 B
+    ///   0.92-0.99, 384 B 0.81-1.01, 448 B 0.73-0.80, 512 B 0.79-0.97, 768 B 0.64-0.84: 320.
+    ///   (Not re-measured on Zen 5, where the 768 above was measured before Estrin.)
     ///
     /// - c-decBRWHash runs its SIMD state on the stack (no allocation), so it wins from
     ///   short lengths on (TSC cycles per message, SIMD vs scalar): 4-decBRWHash on IFMA
@@ -1225,8 +1233,9 @@ impl<F: SimdPrime> SimdState<F> {
                 }
             }
             (Some(Plan::Poly(Lanes::Ifma8)), true) if zmm_in_halves() => 160,
-            (Some(Plan::Poly(Lanes::Ifma8)), false) => 240,
-            (Some(Plan::Poly(Lanes::Ifma8)), true) => 768,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) if alg == Algorithm::POLY1305 => 240,
+            (Some(Plan::Poly(Lanes::Ifma8)), false) => 208,
+            (Some(Plan::Poly(Lanes::Ifma8)), true) => 320,
             (Some(Plan::Poly(Lanes::Avx512x8)), false) => 1024,
             (Some(Plan::Poly(_)), false) => 1280,
             (Some(Plan::Poly(_)), true) => 2048,
