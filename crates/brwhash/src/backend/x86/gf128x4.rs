@@ -12,7 +12,7 @@
 use core::arch::x86_64::*;
 
 use super::ops::clmul512::{
-    clmul, four_lanes, load_lanes, load_rows, shl64, transpose4, unpack_hi, unpack_lo, xor, xor3,
+    clmul, four_lanes, load_lanes, load_lanes2, load_pairs, shl64, unpack_hi, unpack_lo, xor, xor3,
     ZV,
 };
 
@@ -149,12 +149,14 @@ impl BinLanes<Gf128c> for Gf128x4 {
         Gf128x4(load_lanes(sbs, 16 * i))
     }
 
-    /// Blocks i..i+3 of the four super-blocks: one 64-byte load per super-block, then a 4x4
-    /// transpose of 128-bit lanes (8 shuffles) instead of 16 loads and 12 inserts.
+    /// Blocks i..i+3 of the four super-blocks: pairs of blocks of two super-blocks by
+    /// 256-bit loads and inserts, then one lane shuffle per block (4 shuffles, where a 4x4
+    /// transpose of 64-byte rows takes 8).
     #[inline(always)]
     fn load_blocks4(sbs: &[&[u8]], i: usize) -> [Self; 4] {
-        let c = transpose4(load_rows(sbs, 16 * i));
-        [Gf128x4(c[0]), Gf128x4(c[1]), Gf128x4(c[2]), Gf128x4(c[3])]
+        let [b0, b1] = load_lanes2(sbs, 16 * i);
+        let [b2, b3] = load_lanes2(sbs, 16 * i + 32);
+        [Gf128x4(b0), Gf128x4(b1), Gf128x4(b2), Gf128x4(b3)]
     }
 
     /// The leaves (x + m_0)(x^2 + m_1) + m_2 take their Karatsuba operands straight from the
@@ -232,19 +234,6 @@ fn leaf(u: __m512i, h: __m512i, k: [__m512i; 3]) -> Wide128x4 {
     ])
 }
 
-/// [`leaf`] from the permuted rows a = [U_0, U_1, H_0, H_1] and c = [U_2, U_3, H_2, H_3].
-#[inline(always)]
-fn leaf_of(a: __m512i, c: __m512i, k: [__m512i; 3]) -> Wide128x4 {
-    // SAFETY: see the module documentation of `backend::x86`.
-    let (u, h) = unsafe {
-        (
-            _mm512_shuffle_i64x2::<0x44>(a, c),
-            _mm512_shuffle_i64x2::<0xee>(a, c),
-        )
-    };
-    leaf(u, h, k)
-}
-
 /// l + m for a wide l and an element m.
 #[inline(always)]
 fn plus(l: Wide128x4, m: Gf128x4) -> Wide128x4 {
@@ -269,27 +258,32 @@ fn permute2(a: __m512i, idx: [i64; 8], b: __m512i) -> __m512i {
     }
 }
 
-/// The leaf of blocks i..i+2 of each super-block and block i + 3 (its separator): rows
-/// r_j = blocks i..i+3 of super-block j, qwords q0..q7. [U_0, U_1, H_0, H_1] from r_0, r_1
-/// by one permute (U_j = [q0, q2], H_j = [q1, q3] of r_j), the same for r_2, r_3, then two
-/// lane shuffles; m_2 and m_3 by four shuffles of the 128-bit transpose.
+/// The leaf of blocks i..i+2 of each super-block and block i + 3 (its separator). Pairs of
+/// blocks come by 256-bit loads and inserts, two super-blocks per register: a = [blocks i,
+/// i+1 of super-blocks 0 and 1], c the same of 2 and 3; then [U_j] and [H_j] (U_j = [m_0.lo,
+/// m_1.lo] of super-block j, H_j = [m_0.hi, m_1.hi]) by one two-source qword permute each,
+/// and m_2, m_3 by one lane shuffle each of the next pairs.
 #[inline(always)]
 fn leaf_row(sbs: &[&[u8]], i: usize, k: [__m512i; 3]) -> (Wide128x4, Gf128x4, Gf128x4) {
-    const UH: [i64; 8] = [0, 2, 8, 10, 1, 3, 9, 11];
-    let r = load_rows(sbs, 16 * i);
-    let (a, c) = (permute2(r[0], UH, r[1]), permute2(r[2], UH, r[3]));
-    // m_2 and m_3 as the transpose's blocks 2 and 3 (its other shuffles go unused).
-    let [_, _, m2, m3] = transpose4(r);
-    (leaf_of(a, c, k), Gf128x4(m2), Gf128x4(m3))
+    let (u, h) = leaf_operands(sbs, 16 * i);
+    let [m2, m3] = load_lanes2(sbs, 16 * (i + 2));
+    (leaf(u, h, k), Gf128x4(m2), Gf128x4(m3))
 }
 
-/// The last leaf, blocks 28..30: rows from block 27 (inside the super-block, unlike a row
-/// from block 28), whose lanes 1..3 hold m_0, m_1, m_2.
+/// Per lane j, U_j and H_j of blocks at `off` and `off + 16` of super-block j.
+#[inline(always)]
+fn leaf_operands(sbs: &[&[u8]], off: usize) -> (__m512i, __m512i) {
+    const U: [i64; 8] = [0, 2, 4, 6, 8, 10, 12, 14];
+    const H: [i64; 8] = [1, 3, 5, 7, 9, 11, 13, 15];
+    let a = load_pairs(sbs[0], sbs[1], off);
+    let c = load_pairs(sbs[2], sbs[3], off);
+    (permute2(a, U, c), permute2(a, H, c))
+}
+
+/// The last leaf, blocks 28..30 (block 30 by 128-bit loads and inserts: the super-block ends
+/// there).
 #[inline(always)]
 fn leaf_last(sbs: &[&[u8]], k: [__m512i; 3]) -> (Wide128x4, Gf128x4) {
-    const UH: [i64; 8] = [2, 4, 10, 12, 3, 5, 11, 13];
-    let r = load_rows(sbs, 16 * 27);
-    let (a, c) = (permute2(r[0], UH, r[1]), permute2(r[2], UH, r[3]));
-    let [_, _, _, m2] = transpose4(r);
-    (leaf_of(a, c, k), Gf128x4(m2))
+    let (u, h) = leaf_operands(sbs, 16 * 28);
+    (leaf(u, h, k), Gf128x4(load_lanes(sbs, 16 * 30)))
 }

@@ -7,9 +7,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ops::clmul512::{
-    clmul, four_lanes, load_lanes, load_rows, shl64, shr64, transpose4, xor, ZV,
-};
+use super::ops::clmul512::{clmul, four_lanes, load_lanes, load_lanes2, shl64, shr64, xor, ZV};
 
 use super::gf256c::Gf256c;
 use crate::construct::BinLanes;
@@ -150,17 +148,16 @@ impl BinLanes<Gf256c> for Gf256x4 {
         Gf256x4([load_lanes(sbs, 32 * i), load_lanes(sbs, 32 * i + 16)])
     }
 
-    /// Blocks i..i+3 of the four super-blocks: two 64-byte loads per super-block (each two
-    /// blocks: lo, hi, lo, hi), transposed into the lo and hi vectors of two blocks each.
+    /// Blocks i..i+3 of the four super-blocks: per block, its halves of two super-blocks by
+    /// a 256-bit load and insert each, then one lane shuffle per half (8 shuffles, where two
+    /// 4x4 transposes of 64-byte rows take 16).
     #[inline(always)]
     fn load_blocks4(sbs: &[&[u8]], i: usize) -> [Self; 4] {
-        let a = transpose4(load_rows(sbs, 32 * i));
-        let b = transpose4(load_rows(sbs, 32 * i + 64));
         [
-            Gf256x4([a[0], a[1]]),
-            Gf256x4([a[2], a[3]]),
-            Gf256x4([b[0], b[1]]),
-            Gf256x4([b[2], b[3]]),
+            Gf256x4(load_lanes2(sbs, 32 * i)),
+            Gf256x4(load_lanes2(sbs, 32 * i + 32)),
+            Gf256x4(load_lanes2(sbs, 32 * i + 64)),
+            Gf256x4(load_lanes2(sbs, 32 * i + 96)),
         ]
     }
 

@@ -366,41 +366,34 @@ pub(crate) mod clmul512 {
     pub(crate) fn shl64(a: __m512i) -> __m512i {
         unsafe { _mm512_bslli_epi128::<8>(a) }
     }
-    /// A 4x4 transpose of 128-bit lanes: output i = [r0.i, r1.i, r2.i, r3.i] (8 shuffles).
+    /// The 32 bytes at `off` of `a` in the low half, of `b` in the high half: a 256-bit load
+    /// and a 256-bit insert from memory. On Intel that insert issues on either vector port,
+    /// where a lane shuffle of two registers takes the port of the carry-less products.
     #[inline(always)]
-    pub(crate) fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
+    pub(crate) fn load_pairs(a: &[u8], b: &[u8], off: usize) -> __m512i {
+        let (a, b) = (&a[off..off + 32], &b[off..off + 32]);
+        // SAFETY: each slice holds the 32 bytes its load reads.
         unsafe {
-            // t0 = [r0.0, r0.1, r1.0, r1.1], t1 = [r0.2, r0.3, r1.2, r1.3], t2, t3 likewise.
-            let t0 = _mm512_shuffle_i64x2::<0x44>(r[0], r[1]);
-            let t1 = _mm512_shuffle_i64x2::<0xee>(r[0], r[1]);
-            let t2 = _mm512_shuffle_i64x2::<0x44>(r[2], r[3]);
-            let t3 = _mm512_shuffle_i64x2::<0xee>(r[2], r[3]);
-            [
-                _mm512_shuffle_i64x2::<0x88>(t0, t2),
-                _mm512_shuffle_i64x2::<0xdd>(t0, t2),
-                _mm512_shuffle_i64x2::<0x88>(t1, t3),
-                _mm512_shuffle_i64x2::<0xdd>(t1, t3),
-            ]
+            let lo = _mm256_loadu_si256(a.as_ptr() as *const __m256i);
+            let hi = _mm256_loadu_si256(b.as_ptr() as *const __m256i);
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
         }
     }
 
-    /// The 64 bytes at `off` of each of four slices.
+    /// Per lane j, the 16 bytes at `off` of `sbs[j]` (first) and the 16 at `off + 16`
+    /// (second): two [`load_pairs`] and two lane shuffles, where a 4x4 transpose takes eight
+    /// shuffles for four blocks.
     #[inline(always)]
-    pub(crate) fn load_rows(rows: &[&[u8]], off: usize) -> [__m512i; 4] {
-        [
-            load64(&rows[0][off..]),
-            load64(&rows[1][off..]),
-            load64(&rows[2][off..]),
-            load64(&rows[3][off..]),
-        ]
-    }
-
-    /// The first 64 bytes of `bytes`.
-    #[inline(always)]
-    fn load64(bytes: &[u8]) -> __m512i {
-        let bytes = &bytes[..64];
-        // SAFETY: the slice holds the 64 bytes the load reads.
-        unsafe { _mm512_loadu_si512(bytes.as_ptr() as *const __m512i) }
+    pub(crate) fn load_lanes2(sbs: &[&[u8]], off: usize) -> [__m512i; 2] {
+        let a = load_pairs(sbs[0], sbs[1], off);
+        let c = load_pairs(sbs[2], sbs[3], off);
+        // SAFETY: AVX-512F, which every caller of this module has.
+        unsafe {
+            [
+                _mm512_shuffle_i64x2::<0x88>(a, c),
+                _mm512_shuffle_i64x2::<0xdd>(a, c),
+            ]
+        }
     }
 
     /// The first 16 bytes of `bytes`.
