@@ -379,6 +379,60 @@ fn vectors_of_components_on_every_backend() {
     }
 }
 
+/// vecHash2L of several components shorter than a group of four super-blocks, each with
+/// 1..=3 whole super-blocks (one tree, a pair, a partial group) and a tail of every kind
+/// (none, under 4 blocks, in xmm, across the lanes), mixed with empty, short and
+/// group-sized components anywhere in the vector; keys all-ones and random.
+#[test]
+fn vectors_of_short_components() {
+    let mut rng = Rng(11);
+    let pairs: Vec<_> = simd_pairs()
+        .into_iter()
+        .filter(|(_, a)| a.is_vector())
+        .collect();
+    println!("{} (backend, vecHash2L) pairs", pairs.len());
+    for (b, alg) in pairs {
+        let bytes = alg.key_len();
+        let sb = 31 * bytes;
+        for key in [vec![0xff; bytes], rng.bytes(bytes)] {
+            let (fast, slow) = (
+                Key::with_backend(alg, &key, b).unwrap(),
+                portable(alg, &key),
+            );
+            let tails = [0, 1, 3, 4, 13, 14, 18, 19, 21, 22, 30];
+            for round in 0..48 {
+                let count = 2 + round % 6;
+                let mut comps: Vec<Vec<u8>> = (0..count)
+                    .map(|_| {
+                        let whole = 1 + rng.below(3) as usize;
+                        let tail = tails[rng.below(tails.len() as u64) as usize] * bytes;
+                        let short = usize::from(tail > 0 && rng.below(2) == 0);
+                        rng.bytes(whole * sb + tail - short)
+                    })
+                    .collect();
+                // Another kind of component somewhere: empty, short, a group and more.
+                let other = match round % 4 {
+                    0 => 0,
+                    1 => 3 * bytes + 5,
+                    2 => 4 * sb + 5 * bytes,
+                    _ => 9 * sb + sb - 3,
+                };
+                let at = rng.below(count as u64 + 1) as usize;
+                if round % 8 < 6 {
+                    comps.insert(at, rng.bytes(other));
+                }
+                let refs: Vec<&[u8]> = comps.iter().map(|c| c.as_slice()).collect();
+                let lens: Vec<usize> = comps.iter().map(|c| c.len()).collect();
+                assert_eq!(
+                    fast.hash_vector(&refs).unwrap(),
+                    slow.hash_vector(&refs).unwrap(),
+                    "{b} {alg} {lens:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Hash2L one-shot: every way a message ends after its whole groups of 4 super-blocks (none,
 /// one, two): 0..=3 whole super-blocks, then a shorter one of every block count 0..=30, its
 /// last block whole or one byte short; keys all-ones and random.

@@ -160,14 +160,15 @@ impl BinLanes<Gf128c> for Gf128x4 {
     }
 
     /// The leaves (x + m_0)(x^2 + m_1) + m_2 take their Karatsuba operands straight from the
-    /// loads: the 4x4 transpose of each 64-byte row group puts per lane [m_0.lo, m_1.lo] and
-    /// [m_0.hi, m_1.hi] in place of m_0 and m_1 (its first stage a two-source qword permute
-    /// instead of a lane shuffle: the same 8 shuffles), so a leaf needs no unpacks: the key's
-    /// x and x^2 go in by XOR, the fold by one ternary XOR. The last three blocks come the
-    /// same way, where they took three loads and nine inserts. 11-15 instructions fewer per
-    /// group of four super-blocks (about 360); Hash2L128 with a key on Zen 4, TSC
-    /// cycles/byte, six alternating runs, minimum: 4 KiB 0.113 -> 0.111, 8 KiB 0.098 ->
-    /// 0.096, 64 KiB 0.091 -> 0.089, 1 MiB 0.091 -> 0.089.
+    /// loads: pairs of blocks of two super-blocks per register ([`load_pairs`]) and two
+    /// two-source qword permutes put per lane [m_0.lo, m_1.lo] and [m_0.hi, m_1.hi] in place
+    /// of m_0 and m_1, so a leaf needs no unpacks: the key's x and x^2 go in by XOR, the fold
+    /// by one ternary XOR (with 4x4 transposes of 64-byte rows, first a permute, the same
+    /// operands took 8 shuffles per four blocks, where pairs take 4 and inserts that need
+    /// not run on the products' port). Hash2L128 with a key on Zen 4, TSC cycles/byte, six
+    /// alternating runs, minimum, separate blocks -> transposes: 4 KiB 0.113 -> 0.111, 8 KiB
+    /// 0.098 -> 0.096, 64 KiB 0.091 -> 0.089, 1 MiB 0.091 -> 0.089; transposes -> pairs,
+    /// TSC cycles per message, 12 alternating runs: 8 KiB 861 -> 835, 64 KiB 6437 -> 6182.
     #[inline(always)]
     fn ubrw31(sq: &[Self; 5], sbs: &[&[u8]]) -> Wide128x4 {
         let (x, x2) = (sq[0].0, sq[1].0);
