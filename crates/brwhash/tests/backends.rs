@@ -114,8 +114,16 @@ fn random_lengths_to_one_mebibyte() {
         );
         let mut lens: Vec<usize> = (0..12).map(|_| (rng.next() % (1 << 20)) as usize).collect();
         // Around the one-shot paths' switches: squarings between chunks below 32 KiB, the
-        // stack-only one-shot up to 2^14 blocks.
+        // stack-only one-shot up to 2^14 blocks, Estrin's scheme on IFMA lanes (4800 B and
+        // 7 KiB on 8 lanes, 7 KiB and 7200 B on 4).
         lens.extend([
+            4800,
+            4801,
+            7168,
+            7169,
+            7200,
+            7215,
+            7216,
             1 << 20,
             (1 << 20) - 1,
             65536,

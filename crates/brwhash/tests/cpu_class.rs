@@ -31,9 +31,10 @@ fn the_other_cpu_class_gives_the_same_digests() {
         "4-decBRWHash1271".parse().unwrap(),
     ];
     // Every length to 2 KiB (every crossover and ymm group shape), then lengths around the
-    // one-shot ymm limits (14 KiB for 2^130 - 5, 18 KiB for 2^127 - 1), the short power
-    // table's (56 ymm vector blocks), and 4-decBRWHash's 4-lane limit (8 KiB where zmm runs
-    // in halves, 1792 B elsewhere).
+    // one-shot ymm limits (14 KiB for 2^130 - 5, 18 KiB for 2^127 - 1), Estrin's scheme's
+    // (56 and 40 zmm vector blocks: 7 KiB and 4800 B; 112 and 120 ymm vector blocks: 7 KiB
+    // and 7200 B), and 4-decBRWHash's 4-lane limit (8 KiB where zmm runs in halves, 1792 B
+    // elsewhere).
     let mut lengths: Vec<usize> = (0..=2048).collect();
     lengths.extend([
         3583,
@@ -41,7 +42,18 @@ fn the_other_cpu_class_gives_the_same_digests() {
         3585,
         3600,
         4000,
+        4799,
+        4800,
+        4801,
         6000,
+        7167,
+        7168,
+        7169,
+        7199,
+        7200,
+        7201,
+        7215,
+        7216,
         8191,
         8192,
         8193,

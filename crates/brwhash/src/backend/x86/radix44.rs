@@ -352,7 +352,8 @@ macro_rules! radix44_width {
     (
         $module:ident, ops = $ops:ident, lanes = $w:literal,
         load1305 = $load1305:expr, load1271 = $load1271:expr, strided = $strided:expr,
-        strided_lanes = $strided_lanes:expr, strided_whole = $strided_whole:expr
+        strided_lanes = $strided_lanes:expr, strided_whole = $strided_whole:expr,
+        short1305 = $short1305:literal, short1271 = $short1271:literal
     ) => {
         pub(crate) mod $module {
             use super::*;
@@ -635,7 +636,7 @@ macro_rules! radix44_width {
                 $load1305,
                 40,
                 lane0 = lane0_or_one_limbs,
-                short_vectors = 56,
+                short_vectors = $short1305,
                 short_estrin = true,
                 strided = $strided,
                 strided_lanes = $strided_lanes,
@@ -644,7 +645,7 @@ macro_rules! radix44_width {
 
             impl Lanes<Fp1271> for L44<32> {
                 const W: usize = $w;
-                const SHORT_VECTORS: usize = 40;
+                const SHORT_VECTORS: usize = $short1271;
                 const SHORT_ESTRIN: bool = true;
                 crate::backend::x86::ops::lane_conversions!(Fp1271, lane0 = lane0_or_one_limbs);
 
@@ -690,6 +691,15 @@ macro_rules! radix44_width {
     };
 }
 
+// `short1305` / `short1271`: the vector blocks up to which a one-shot polyHash / Poly1305
+// takes Estrin's scheme (`Lanes::SHORT_VECTORS`), 7 KiB of 2^130 - 5 blocks and 4800 B of
+// 2^127 - 1 blocks on 8 lanes (measured at `ShortPowers`), and about 7 KiB of either on 4
+// ymm lanes, which one-shot messages take to 14 KiB on Zen 4 (`halves_one_shot`): there
+// the table of 8 cost more from 3.5 KiB, its limit when it was the zmm one in vector
+// blocks. Zen 4, `brwhash::hash`, TSC cycles per message (min of 5 alternating runs),
+// table of 8 -> Estrin: Poly1305 4096 B 832 -> 790, 5120 B 968 -> 941, 6144 B 1116 ->
+// 1105, 7168 B 1263 -> 1268 (8192 B 1389 -> 1430); polyHash1271 3000 B 679 -> 613, 3840 B
+// 815 -> 757, 4800 B 956 -> 921, 5760 B 1099 -> 1084, 7200 B 1324 -> 1311.
 radix44_width!(
     ifma4,
     ops = ymm,
@@ -698,7 +708,9 @@ radix44_width!(
     load1271 = load1271_x4,
     strided = strided_x4,
     strided_lanes = strided_lanes_x4,
-    strided_whole = strided_whole_x4
+    strided_whole = strided_whole_x4,
+    short1305 = 112,
+    short1271 = 120
 );
 
 radix44_width!(
@@ -709,7 +721,9 @@ radix44_width!(
     load1271 = load1271_x8,
     strided = strided_x8,
     strided_lanes = strided_lanes_x8,
-    strided_whole = strided_whole_x8
+    strided_whole = strided_whole_x8,
+    short1305 = 56,
+    short1271 = 40
 );
 
 /// The 4-lane power ladder and splat squares: all lanes, as `Lanes`' defaults do.
