@@ -337,18 +337,23 @@ fn horner_group_knob_keeps_every_output() {
     }
 }
 
+/// The (backend, vecHash2L) pairs of [`simd_pairs`].
+fn vector_pairs() -> Vec<(Backend, Algorithm)> {
+    let pairs: Vec<_> = simd_pairs()
+        .into_iter()
+        .filter(|(_, a)| a.is_vector())
+        .collect();
+    println!("{} (backend, vecHash2L) pairs", pairs.len());
+    pairs
+}
+
 /// vecHash2L: vectors of 1..=255 components, empty ones among them, whose lengths reach every
 /// way a component ends in the lanes (whole groups of 4 super-blocks, then 0..3 super-blocks,
 /// then a shorter one), one-shot and streamed in pieces that cross components.
 #[test]
 fn vectors_of_components_on_every_backend() {
     let mut rng = Rng(6);
-    let pairs: Vec<_> = simd_pairs()
-        .into_iter()
-        .filter(|(_, a)| a.is_vector())
-        .collect();
-    println!("{} (backend, vecHash2L) pairs", pairs.len());
-    for (b, alg) in pairs {
+    for (b, alg) in vector_pairs() {
         let key = rng.bytes(alg.key_len());
         let (fast, slow) = (
             Key::with_backend(alg, &key, b).unwrap(),
@@ -394,12 +399,7 @@ fn vectors_of_components_on_every_backend() {
 #[test]
 fn vectors_of_short_components() {
     let mut rng = Rng(11);
-    let pairs: Vec<_> = simd_pairs()
-        .into_iter()
-        .filter(|(_, a)| a.is_vector())
-        .collect();
-    println!("{} (backend, vecHash2L) pairs", pairs.len());
-    for (b, alg) in pairs {
+    for (b, alg) in vector_pairs() {
         let bytes = alg.key_len();
         let sb = 31 * bytes;
         for key in [vec![0xff; bytes], rng.bytes(bytes)] {
