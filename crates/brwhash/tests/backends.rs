@@ -132,6 +132,12 @@ fn random_lengths_to_one_mebibyte() {
             32767,
             32768,
             245_760,
+            // Whole 4-decBRWHash periods (multiples of 512 B, of 480 B for 2^127-1), whose
+            // last period takes the lane weights, with stack entries left beside it.
+            25_088,
+            64_512,
+            64_800,
+            122_880,
         ]);
         for n in lens {
             let want = slow.hash(&msg[..n]);
@@ -168,6 +174,16 @@ fn long_decbrw_messages() {
             .hash(&msg);
         let fast = Key::with_backend(alg, &key, b).unwrap();
         assert_eq!(fast.hash(&msg), want, "{b} {alg} one-shot");
+        // Whole periods (a multiple of 7680 bytes: of 512 and of 480), the last weighted.
+        let whole = &msg[..1092 * 7680];
+        let want_whole = Key::with_backend(alg, &key, Backend::Scalar)
+            .unwrap()
+            .hash(whole);
+        assert_eq!(
+            fast.hash(whole),
+            want_whole,
+            "{b} {alg} one-shot, whole periods"
+        );
         for size in [4096, 65_000, 65_536] {
             let mut h = Hasher::new(&fast);
             for piece in msg.chunks(size) {
