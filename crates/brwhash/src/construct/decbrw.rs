@@ -1334,10 +1334,15 @@ const STREAM_HELD_BYTES: usize = 2 * MIN_STREAM_HALF_CHUNKS * 4 * 4 * 16;
 const WHOLE_STACK: usize = 12;
 
 /// Inline stack entries of a streamed [`DecPeriods`] state, which is built per message (an
-/// entry is up to 384 bytes): its updates run periods of at least 16 chunks, and the held
-/// chunks at most 3 shorter ones at the end, so 6 spill only from 15 periods of 16 chunks
-/// (56 KiB of 15-byte blocks), where an allocation costs under 1%.
-const STREAM_STACK: usize = 6;
+/// entry is up to 384 bytes): its updates run periods of at least 16 chunks, one entry per 1
+/// bit of their count, and the held chunks at most 3 shorter periods at the end, so 8 spill
+/// only from 63 periods (about 250 KiB). With 6, messages from 15 periods (56 KiB of 15-byte
+/// blocks) spilled: a 64-byte-aligned allocation and its wipe, more than the 1% it had been
+/// thought to cost. Zen 4, timing loop, one `Hasher` per message in one update, min TSC
+/// cycles over 5 alternating runs, 6 -> 8: 4-decBRWHash1305 65280 B 8008 -> 7280 (with a key
+/// 6656), 4-decBRWHash1271 65280 B 7306 -> 7123; 61440 B (15 whole periods, nothing held)
+/// unchanged.
+const STREAM_STACK: usize = 8;
 
 /// The chunk count and the stack of a [`DecPeriods`] evaluation (entries valid in lanes 4-7),
 /// with `N` inline stack entries.
