@@ -492,6 +492,63 @@ fn hash2l_every_super_block_shape() {
     }
 }
 
+/// Hash2L and vecHash2L streamed past the first group of 4 super-blocks: every way the bytes
+/// held at the end follow the lanes (0..=3 whole super-blocks, then a shorter one of every
+/// block count 0..=30, its last block whole or one byte short), the message in one update
+/// and split at a random point; for vecHash2L the same as the last of two components (the
+/// first one also in the lanes, or short). The end weighs the lanes and the held bytes at
+/// once, as a whole message's does.
+#[test]
+fn hash2l_streams_end_after_the_lanes() {
+    let mut rng = Rng(12);
+    let pairs: Vec<_> = simd_pairs()
+        .into_iter()
+        .filter(|(_, a)| a.binary_field().is_some())
+        .collect();
+    for (b, alg) in pairs {
+        let bytes = alg.key_len();
+        let sb = 31 * bytes;
+        let msg = rng.bytes(3 * 4 * sb + 4 * sb);
+        let first = rng.bytes(5 * sb + 7);
+        for key in [vec![0xff; bytes], rng.bytes(bytes)] {
+            let (fast, slow) = (
+                Key::with_backend(alg, &key, b).unwrap(),
+                portable(alg, &key),
+            );
+            for groups in 1..=3 {
+                for whole in 0..=3 {
+                    for r in 0..=30 {
+                        for short_by in [0, 1] {
+                            let n =
+                                ((4 * groups + whole) * sb + r * bytes).saturating_sub(short_by);
+                            let m = &msg[..n];
+                            let cut = rng.below(n as u64 + 1) as usize;
+                            if alg.is_vector() {
+                                for lead in [&first[..], &first[..40]] {
+                                    let want = slow.hash_vector(&[lead, m]).unwrap();
+                                    let mut h = Hasher::new(&fast);
+                                    h.update(lead).unwrap().next_component().unwrap();
+                                    h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
+                                    assert_eq!(h.finalize(), want, "{b} {alg} n={n} cut={cut}");
+                                }
+                            } else {
+                                let want = slow.hash(m);
+                                let mut h = Hasher::new(&fast);
+                                h.update(m).unwrap();
+                                assert_eq!(h.finalize(), want, "{b} {alg} n={n}");
+                                let mut h = Hasher::new(&fast);
+                                h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
+                                assert_eq!(h.into_digest(), want, "{b} {alg} n={n} cut={cut}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        println!("{b} {alg}: stream ends after the lanes checked");
+    }
+}
+
 /// Streamed d-2LHash and d-Hash on SIMD lanes: a stream switches to the lanes after 8 (d >= 4)
 /// or 16 super-blocks, then holds super-blocks short of a group of 4 between updates and
 /// sends whole groups straight from the caller's bytes. Every split point of a message past
