@@ -457,6 +457,24 @@ fn vectors_of_short_components() {
     }
 }
 
+/// Hash2L message lengths of every way a message ends after `groups` whole groups of 4
+/// super-blocks (31 blocks of `bytes`): 0..=3 whole super-blocks, then a shorter one of every
+/// block count 0..=30, its last block whole or one byte short.
+fn super_block_shapes(groups: std::ops::RangeInclusive<usize>, bytes: usize) -> Vec<usize> {
+    let sb = 31 * bytes;
+    let mut lengths = Vec::new();
+    for g in groups {
+        for whole in 0..=3 {
+            for r in 0..=30 {
+                for short_by in [0, 1] {
+                    lengths.push(((4 * g + whole) * sb + r * bytes).saturating_sub(short_by));
+                }
+            }
+        }
+    }
+    lengths
+}
+
 /// Hash2L one-shot: every way a message ends after its whole groups of 4 super-blocks (none,
 /// one, two): 0..=3 whole super-blocks, then a shorter one of every block count 0..=30, its
 /// last block whole or one byte short; keys all-ones and random.
@@ -477,16 +495,8 @@ fn hash2l_every_super_block_shape() {
                 Key::with_backend(alg, &key, b).unwrap(),
                 portable(alg, &key),
             );
-            for groups in 0..=2 {
-                for whole in 0..=3 {
-                    for r in 0..=30 {
-                        for short_by in [0, 1] {
-                            let n =
-                                ((4 * groups + whole) * sb + r * bytes).saturating_sub(short_by);
-                            assert_both_ways(&fast, &slow, &key, &msg[..n]);
-                        }
-                    }
-                }
+            for n in super_block_shapes(0..=2, bytes) {
+                assert_both_ways(&fast, &slow, &key, &msg[..n]);
             }
         }
     }
@@ -515,33 +525,25 @@ fn hash2l_streams_end_after_the_lanes() {
                 Key::with_backend(alg, &key, b).unwrap(),
                 portable(alg, &key),
             );
-            for groups in 1..=3 {
-                for whole in 0..=3 {
-                    for r in 0..=30 {
-                        for short_by in [0, 1] {
-                            let n =
-                                ((4 * groups + whole) * sb + r * bytes).saturating_sub(short_by);
-                            let m = &msg[..n];
-                            let cut = rng.below(n as u64 + 1) as usize;
-                            if alg.is_vector() {
-                                for lead in [&first[..], &first[..40]] {
-                                    let want = slow.hash_vector(&[lead, m]).unwrap();
-                                    let mut h = Hasher::new(&fast);
-                                    h.update(lead).unwrap().next_component().unwrap();
-                                    h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
-                                    assert_eq!(h.finalize(), want, "{b} {alg} n={n} cut={cut}");
-                                }
-                            } else {
-                                let want = slow.hash(m);
-                                let mut h = Hasher::new(&fast);
-                                h.update(m).unwrap();
-                                assert_eq!(h.finalize(), want, "{b} {alg} n={n}");
-                                let mut h = Hasher::new(&fast);
-                                h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
-                                assert_eq!(h.into_digest(), want, "{b} {alg} n={n} cut={cut}");
-                            }
-                        }
+            for n in super_block_shapes(1..=3, bytes) {
+                let m = &msg[..n];
+                let cut = rng.below(n as u64 + 1) as usize;
+                if alg.is_vector() {
+                    for lead in [&first[..], &first[..40]] {
+                        let want = slow.hash_vector(&[lead, m]).unwrap();
+                        let mut h = Hasher::new(&fast);
+                        h.update(lead).unwrap().next_component().unwrap();
+                        h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
+                        assert_eq!(h.finalize(), want, "{b} {alg} n={n} cut={cut}");
                     }
+                } else {
+                    let want = slow.hash(m);
+                    let mut h = Hasher::new(&fast);
+                    h.update(m).unwrap();
+                    assert_eq!(h.finalize(), want, "{b} {alg} n={n}");
+                    let mut h = Hasher::new(&fast);
+                    h.update(&m[..cut]).unwrap().update(&m[cut..]).unwrap();
+                    assert_eq!(h.into_digest(), want, "{b} {alg} n={n} cut={cut}");
                 }
             }
         }
