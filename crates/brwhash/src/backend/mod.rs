@@ -1464,53 +1464,60 @@ macro_rules! clmul_module {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
-            use crate::construct::{BinHasher, Powers};
+            use crate::construct::{BinHasher, BinPowers};
             pub(crate) use x86::$path::$field;
 
-            pub(crate) fn update(h: &mut BinHasher<$field>, p: &Powers<$field>, data: &[u8]) {
+            pub(crate) fn update(h: &mut BinHasher<$field>, p: &BinPowers<$field>, data: &[u8]) {
                 unsafe { x86::$update(h, p, data) }
             }
 
-            pub(crate) fn next_component(h: &mut BinHasher<$field>, p: &Powers<$field>) {
+            pub(crate) fn next_component(h: &mut BinHasher<$field>, p: &BinPowers<$field>) {
                 unsafe { x86::$next(h, p) }
             }
 
-            pub(crate) fn finish(h: BinHasher<$field>, p: &Powers<$field>, vector: bool) -> $field {
+            pub(crate) fn finish(
+                h: BinHasher<$field>,
+                p: &BinPowers<$field>,
+                vector: bool,
+            ) -> $field {
                 unsafe { x86::$finish(h, p, vector) }
             }
 
             /// The powers of a key (on the heap: a `Key` is moved around).
             pub(crate) fn powers(
-                x: $field,
+                key: &[u8],
                 n_sq: usize,
                 gamma_log: Option<usize>,
                 n_end: usize,
                 vector: bool,
-            ) -> Box<Powers<$field>> {
-                let mut p = Box::new(Powers::empty());
-                fill_powers(&mut p, x, n_sq, gamma_log, n_end, vector);
+            ) -> Box<BinPowers<$field>> {
+                let mut p = Box::new(BinPowers::empty());
+                fill_powers(&mut p, key, n_sq, gamma_log, crate::eval::G, n_end, vector);
                 p
             }
 
-            /// The powers into `p` (from `Powers::empty`): a one-shot call keeps them on
-            /// its stack.
+            /// The powers of the key x (`key`, its bytes) into `p` (from `Powers::empty`):
+            /// `n_sq` squarings, gamma = x^(2^gamma_log) and `n_hg` of its powers, `n_end`
+            /// end weights. A one-shot call keeps them on its stack.
+            #[allow(clippy::too_many_arguments)]
             pub(crate) fn fill_powers(
-                p: &mut Powers<$field>,
-                x: $field,
+                p: &mut BinPowers<$field>,
+                key: &[u8],
                 n_sq: usize,
                 gamma_log: Option<usize>,
+                n_hg: usize,
                 n_end: usize,
                 vector: bool,
             ) {
-                unsafe { x86::$powers(p, x, n_sq, gamma_log, n_end, vector) }
+                unsafe { x86::$powers(p, key, n_sq, gamma_log, n_hg, n_end, vector) }
             }
 
-            pub(crate) fn one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
+            pub(crate) fn one_shot(p: &BinPowers<$field>, msg: &[u8]) -> $field {
                 unsafe { x86::$one_shot(p, msg) }
             }
 
             /// vecHash2L of a whole vector, without a streaming state.
-            pub(crate) fn vector(p: &Powers<$field>, components: &[&[u8]]) -> $field {
+            pub(crate) fn vector(p: &BinPowers<$field>, components: &[&[u8]]) -> $field {
                 unsafe { x86::$vector(p, components) }
             }
         }
@@ -1549,37 +1556,37 @@ macro_rules! vclmul_module {
         #[cfg(target_arch = "x86_64")]
         pub(crate) mod $module {
             use super::x86;
-            use crate::construct::{BinWide, Powers};
+            use crate::construct::{BinPowers, BinWide};
             use x86::$lpath::$lanes;
             use x86::$spath::$scalar;
 
             pub(crate) type State = BinWide<$scalar, $lanes>;
 
-            pub(crate) fn update(h: &mut State, p: &Powers<$scalar>, data: &[u8]) {
+            pub(crate) fn update(h: &mut State, p: &BinPowers<$scalar>, data: &[u8]) {
                 unsafe { x86::$update(h, p, data) }
             }
 
-            pub(crate) fn next_component(h: &mut State, p: &Powers<$scalar>) {
+            pub(crate) fn next_component(h: &mut State, p: &BinPowers<$scalar>) {
                 unsafe { x86::$next(h, p) }
             }
 
             /// The value in place: the state is used up.
-            pub(crate) fn finish(h: &mut State, p: &Powers<$scalar>, vector: bool) -> $scalar {
+            pub(crate) fn finish(h: &mut State, p: &BinPowers<$scalar>, vector: bool) -> $scalar {
                 unsafe { x86::$finish(h, p, vector) }
             }
 
             /// The value, the state left as it is.
-            pub(crate) fn finish_copy(h: &State, p: &Powers<$scalar>, vector: bool) -> $scalar {
+            pub(crate) fn finish_copy(h: &State, p: &BinPowers<$scalar>, vector: bool) -> $scalar {
                 unsafe { x86::$finish_copy(h, p, vector) }
             }
 
             /// Hash2L of a whole message, no state on the heap.
-            pub(crate) fn one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
+            pub(crate) fn one_shot(p: &BinPowers<$scalar>, msg: &[u8]) -> $scalar {
                 unsafe { x86::$one_shot(p, msg) }
             }
 
             /// vecHash2L of a whole vector, no state on the heap.
-            pub(crate) fn vector(p: &Powers<$scalar>, components: &[&[u8]]) -> $scalar {
+            pub(crate) fn vector(p: &BinPowers<$scalar>, components: &[&[u8]]) -> $scalar {
                 unsafe { x86::$vector(p, components) }
             }
         }

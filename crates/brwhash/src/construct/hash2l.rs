@@ -6,7 +6,7 @@
 //! vecHash2L's component count k enters at finalisation as x * (k * x^(8B-8)), so components
 //! can be closed without knowing which one is last (IMPLEMENTATION-NOTES 9).
 
-use super::{Blocks, Powers, Tail};
+use super::{BinPowers, Blocks, Tail};
 use crate::backend::{end_of, prefetch_ahead, TO_L2};
 use crate::eval::brw::{ubrw31_by_level, ubrw7, ubrw_full};
 use crate::eval::{brw_short, Horner, G};
@@ -28,7 +28,7 @@ pub(crate) const WIDE_FROM: usize = 2 * ETA;
 /// `msg` (31 loads, straight-line BRW), the last one shorter, Horner in x^32 over them, then
 /// x * (x * acc + L).
 #[inline(always)]
-pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
+pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &BinPowers<F>, msg: &[u8]) -> F {
     let b = F::BYTES;
     let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
     // One super-block (the empty message is one zero block): acc is its BRW value, with no
@@ -52,7 +52,7 @@ pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &Powers<F>, msg: &[u8]) -> F {
 /// The super-blocks of `bytes` (not empty) into `horner`: whole ones straight from `bytes`,
 /// then the last one, shorter (r < 31 blocks, the last zero-padded), if any.
 #[inline(always)]
-fn super_blocks<F: BinaryField>(p: &Powers<F>, horner: &mut Horner<F>, bytes: &[u8]) {
+fn super_blocks<F: BinaryField>(p: &BinPowers<F>, horner: &mut Horner<F>, bytes: &[u8]) {
     let b = F::BYTES;
     let mut whole = bytes.chunks_exact(ETA * b);
     let end = end_of(bytes);
@@ -164,6 +164,20 @@ pub(crate) fn hash2l_squares_needed(vector: bool, b: usize, max_len: u64) -> (us
     }
 }
 
+/// The powers of gamma that a one-shot message of at most `max_len` bytes reads: the Horner
+/// value of s super-blocks (PCLMULQDQ) gamma^1 .. gamma^s, the end weights x^2 gamma^e of
+/// s < 4 super-blocks (VPCLMULQDQ, [`end_weights_needed`]) gamma^(s-1) at most; from 4
+/// super-blocks, or for a vector, all G. (Fewer powers, a shorter chain: gamma^1 .. gamma^3
+/// are one squaring and one product, all G three levels of products.)
+pub(crate) fn gamma_powers_needed(vector: bool, b: usize, max_len: u64) -> usize {
+    let sbs = max_len.div_ceil((ETA * b) as u64).max(1);
+    if vector || sbs >= 4 {
+        G
+    } else {
+        sbs as usize
+    }
+}
+
 /// [`hash2l_one_shot`] in the lanes of `V` (VPCLMULQDQ, W = 4), no streaming state, no
 /// buffer: the message's super-blocks by [`weighted_super_blocks`] with the weights
 /// x^2 gamma^e (`Powers::hl`), so the final x * (x * acc + L) adds no dependent product.
@@ -171,7 +185,10 @@ pub(crate) fn hash2l_squares_needed(vector: bool, b: usize, max_len: u64) -> (us
 /// the final products): 256 B 107 -> 76, 512 B 157 -> 79, 768 B 241 -> 120, 1 KiB
 /// 161 -> 114, 8 KiB 469 -> 415; Hash2L256: 992 B 456 -> 176, 1536 B 676 -> 337.
 #[inline(always)]
-pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>, msg: &[u8]) -> F {
+pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
+    p: &BinPowers<F>,
+    msg: &[u8],
+) -> F {
     if msg.len() < TREE_FROM * F::BYTES
         || p.hl().len() < end_weights_needed(false, F::BYTES, msg.len() as u64)
     {
@@ -193,7 +210,7 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>
 /// one with x^2 gamma^e (`Powers::hl`), which folds in the final x * (acc + k x^(8B-8)).
 #[inline(always)]
 pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     components: &[&[u8]],
 ) -> F {
     let longest = components.iter().map(|c| c.len()).max().unwrap_or(0) as u64;
@@ -245,7 +262,7 @@ pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
 /// c gamma^s from `table` = (c gamma^e, e < G): beyond the table, times gamma^(s - G + 1)
 /// by square-and-multiply (a component of more than 7 super-blocks).
 #[inline(always)]
-fn gamma_weight<F: BinaryField>(p: &Powers<F>, table: &[F], s: usize) -> F {
+fn gamma_weight<F: BinaryField>(p: &BinPowers<F>, table: &[F], s: usize) -> F {
     if s < G {
         return table[s];
     }
@@ -279,7 +296,7 @@ fn lanes_total<F: BinaryField, V: BinLanes<F>>(sum: V::Wide) -> F {
 /// across the lanes from [`short_tree_from`] blocks, in xmm (`ssum`) below.
 #[inline(always)]
 fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     msg: &[u8],
     table: &[F],
@@ -335,7 +352,7 @@ fn lanes_weighted<F: BinaryField, V: BinLanes<F>>(acc: V, table: &[F], t: usize)
 /// [`short_tree_from`] blocks.
 #[inline(always)]
 fn weighted_rest<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     rest: &[u8],
     table: &[F],
@@ -403,7 +420,7 @@ fn weighted_rest<F: BinaryField, V: BinLanes<F>>(
 /// and a tree were no faster than a partial group).
 #[inline(always)]
 fn pair_tree<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     a: &[u8],
     b: &[u8],
@@ -416,7 +433,7 @@ fn pair_tree<F: BinaryField, V: BinLanes<F>>(
     // line, four calls per pair; vecHash2L256 with a key, 3 components of 2 KiB, Zen 4,
     // 1439-1477 -> 1368-1371 TSC cycles.)
     #[inline(always)]
-    fn sep<F: BinaryField>(p: &Powers<F>, sb: &[u8]) -> F {
+    fn sep<F: BinaryField>(p: &BinPowers<F>, sb: &[u8]) -> F {
         let (half, bytes) = (15 * F::BYTES, F::BYTES);
         p.sq[4].add(F::from_bytes(&sb[half..half + bytes]))
     }
@@ -455,7 +472,7 @@ fn pair_tree<F: BinaryField, V: BinLanes<F>>(
 /// zero-padded).
 #[inline(always)]
 fn sb_tree<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     bytes: &[u8],
     r: usize,
@@ -473,7 +490,7 @@ fn sb_tree<F: BinaryField, V: BinLanes<F>>(
     // function, not a closure: a closure is not always inlined, and this one, called, took
     // 9% of Hash2L256 at 1.5 KB.)
     #[inline(always)]
-    fn sep<F: BinaryField>(p: &Powers<F>, bytes: &[u8], r: usize, k: usize, e: usize) -> F {
+    fn sep<F: BinaryField>(p: &BinPowers<F>, bytes: &[u8], r: usize, k: usize, e: usize) -> F {
         if r >= k {
             let b = F::BYTES;
             p.sq[e].add(F::from_bytes(&bytes[(k - 1) * b..(k * b).min(bytes.len())]))
@@ -532,7 +549,7 @@ fn sb_tree<F: BinaryField, V: BinLanes<F>>(
 /// 0..3 ([`leaf_slots`]), slot 3 is c_3, or x^4 + 1 (a factor 1) below 4 blocks, and slots
 /// 4..7 the BRW of the blocks from c_4 the same way.
 #[inline(always)]
-fn slots<F: BinaryField>(p: &Powers<F>, bytes: &[u8], n: usize) -> [F; 7] {
+fn slots<F: BinaryField>(p: &BinPowers<F>, bytes: &[u8], n: usize) -> [F; 7] {
     let b = F::BYTES;
     let mut c = [F::ZERO; 7];
     for (c, block) in c.iter_mut().zip(bytes.chunks(b)).take(n) {
@@ -551,7 +568,7 @@ fn slots<F: BinaryField>(p: &Powers<F>, bytes: &[u8], n: usize) -> [F; 7] {
 /// Slots (s_0, s_1, s_2) with (s_0 + x)(s_1 + x^2) + s_2 = BRW of the first k (0..=3) of
 /// `c`: 3 blocks: c; 2: c_0 + x, x^2 + x, c_1 (c_0 x + c_1); 1: x, 0, c_0; none: x, 0, 0.
 #[inline(always)]
-fn leaf_slots<F: BinaryField>(p: &Powers<F>, k: usize, c: [F; 3]) -> [F; 3] {
+fn leaf_slots<F: BinaryField>(p: &BinPowers<F>, k: usize, c: [F; 3]) -> [F; 3] {
     let (x, x2) = (p.sq[0], p.sq[1]);
     match k {
         3 => c,
@@ -567,7 +584,7 @@ fn leaf_slots<F: BinaryField>(p: &Powers<F>, k: usize, c: [F; 3]) -> [F; 3] {
 /// component is one zero block), and x * (acc + k x^(8B-8)) at the end.
 #[inline(always)]
 fn vector_one_shot<F: BinaryField>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     components: &[&[u8]],
     mut absorb: impl FnMut(&mut Horner<F>, &[u8]),
 ) -> F {
@@ -589,7 +606,7 @@ fn vector_one_shot<F: BinaryField>(
 
 /// [`vector_one_shot`] with the super-blocks one at a time (PCLMULQDQ).
 #[inline(always)]
-pub(crate) fn vec_hash2l_one_shot<F: BinaryField>(p: &Powers<F>, components: &[&[u8]]) -> F {
+pub(crate) fn vec_hash2l_one_shot<F: BinaryField>(p: &BinPowers<F>, components: &[&[u8]]) -> F {
     vector_one_shot(
         p,
         components,
@@ -602,7 +619,7 @@ pub(crate) fn vec_hash2l_one_shot<F: BinaryField>(p: &Powers<F>, components: &[&
 /// Horner step per component end: for a key without the end weights.
 #[inline(always)]
 fn vec_hash2l_lane_horner<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     components: &[&[u8]],
 ) -> F {
     let mut sq = splat_squares::<F, V>(p);
@@ -630,7 +647,7 @@ fn wipe_squares<V: Zeroize>(sq: &mut [V; 5]) {
 /// shorter one.
 #[inline(always)]
 fn wide_super_blocks<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     horner: &mut Horner<F>,
     bytes: &[u8],
@@ -696,7 +713,7 @@ fn lane_step<F: BinaryField, V: BinLanes<F>>(sq: &[V; 5], step: V, acc: V, sbs: 
 /// again). (Masking those lanes' values instead cost 30-44 TSC cycles more at 496 B.)
 #[inline(always)]
 fn lanes_end<F: BinaryField, V: BinLanes<F>>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sq: &[V; 5],
     mut acc: V,
     rest: &[u8],
@@ -745,7 +762,7 @@ fn lanes_end<F: BinaryField, V: BinLanes<F>>(
 
 /// gamma^e, e = 0..=G.
 #[inline(always)]
-fn gamma_pow<F: BinaryField>(p: &Powers<F>, e: usize) -> F {
+fn gamma_pow<F: BinaryField>(p: &BinPowers<F>, e: usize) -> F {
     if e == 0 {
         F::from_bytes(&[1])
     } else {
@@ -755,7 +772,7 @@ fn gamma_pow<F: BinaryField>(p: &Powers<F>, e: usize) -> F {
 
 /// x^(2^j), j = 0..=4, in every lane: all that BRW on 31 blocks needs.
 #[inline(always)]
-fn splat_squares<F: BinaryField, V: BinLanes<F>>(p: &Powers<F>) -> [V; 5] {
+fn splat_squares<F: BinaryField, V: BinLanes<F>>(p: &BinPowers<F>) -> [V; 5] {
     [
         V::splat(p.sq[0]),
         V::splat(p.sq[1]),
@@ -783,7 +800,7 @@ fn load_group<F: BinaryField, V: BinLanes<F>>(sbs: &[&[u8]]) -> [V; ETA] {
 /// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
 /// not a closure: it must inline into the `#[target_feature]` entry, see `backend::x86`.)
 #[inline(always)]
-fn last<F: BinaryField>(p: &Powers<F>, acc: F, length: F) -> F {
+fn last<F: BinaryField>(p: &BinPowers<F>, acc: F, length: F) -> F {
     F::reduce(F::wide_add(p.sq[1].mul_wide(acc), p.x().mul_wide(length)))
 }
 
@@ -796,7 +813,7 @@ fn block_at<F: BinaryField>(msg: &[u8], i: usize) -> F {
 
 /// Unreduced BRW(x; the c (0..=3) blocks of `msg` from block `at`).
 #[inline(always)]
-fn le3<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, c: usize) -> F::Wide {
+fn le3<F: BinaryField>(p: &BinPowers<F>, msg: &[u8], at: usize, c: usize) -> F::Wide {
     // A match per count, so that every block index is a constant.
     match c {
         0 => F::Wide::default(),
@@ -817,7 +834,7 @@ fn le3<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, c: usize) -> F::Wid
 /// Unreduced BRW(x; the n (0..=7) blocks of `msg` from block `at`): E = BRW of the first
 /// three (one product), then E (x^4 + M_4) + BRW of the rest (two levels of products).
 #[inline(always)]
-fn leaf7<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize) -> F::Wide {
+fn leaf7<F: BinaryField>(p: &BinPowers<F>, msg: &[u8], at: usize, n: usize) -> F::Wide {
     if n <= 3 {
         return le3(p, msg, at, n);
     }
@@ -827,13 +844,19 @@ fn leaf7<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize) -> F::W
 
 /// The separator S_k = x^(2^e) + M_k of `msg` (blocks numbered from 1).
 #[inline(always)]
-fn separator<F: BinaryField>(p: &Powers<F>, msg: &[u8], k: usize, e: usize) -> F {
+fn separator<F: BinaryField>(p: &BinPowers<F>, msg: &[u8], k: usize, e: usize) -> F {
     p.sq[e].add_block(block_at(msg, k - 1))
 }
 
 /// Unreduced k BRW(x; the n (0..=7) blocks of `msg` from block `at`).
 #[inline(always)]
-fn weighted_leaf<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize, k: F) -> F::Wide {
+fn weighted_leaf<F: BinaryField>(
+    p: &BinPowers<F>,
+    msg: &[u8],
+    at: usize,
+    n: usize,
+    k: F,
+) -> F::Wide {
     F::reduce(leaf7(p, msg, at, n)).mul_wide(k)
 }
 
@@ -846,7 +869,7 @@ fn weighted_leaf<F: BinaryField>(p: &Powers<F>, msg: &[u8], at: usize, n: usize,
 /// Below 8 blocks, w (E S_4 + F) = E (w S_4) + F w. (`sb_tree` is the same form across
 /// four lanes.)
 #[inline(always)]
-fn weighted_brw<F: BinaryField>(p: &Powers<F>, msg: &[u8], r: usize, w: F) -> F::Wide {
+fn weighted_brw<F: BinaryField>(p: &BinPowers<F>, msg: &[u8], r: usize, w: F) -> F::Wide {
     debug_assert!((4..=ETA).contains(&r) && msg.len().div_ceil(F::BYTES) == r);
     if r < 8 {
         let e = F::reduce(le3(p, msg, 0, 3)).mul_wide(w.mul(separator(p, msg, 4, 2)));
@@ -886,7 +909,7 @@ fn weighted_brw<F: BinaryField>(p: &Powers<F>, msg: &[u8], r: usize, w: F) -> F:
 
 /// BRW(x; the r <= N blocks of `msg`, the last zero-padded).
 #[inline(always)]
-fn short_brw<F: BinaryField, const N: usize>(p: &Powers<F>, msg: &[u8], r: usize) -> F {
+fn short_brw<F: BinaryField, const N: usize>(p: &BinPowers<F>, msg: &[u8], r: usize) -> F {
     let mut ms = [F::ZERO; N];
     for (m, block) in ms.iter_mut().zip(msg.chunks(F::BYTES)) {
         *m = F::from_bytes(block);
@@ -944,7 +967,7 @@ impl<F: BinaryField> BinHasher<F> {
     }
 
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, data: &[u8]) {
+    pub fn update(&mut self, p: &BinPowers<F>, data: &[u8]) {
         self.component_bytes += data.len() as u64;
         let Self {
             blocks,
@@ -963,13 +986,13 @@ impl<F: BinaryField> BinHasher<F> {
 
     /// One block into the current super-block.
     #[inline(always)]
-    fn absorb(&mut self, p: &Powers<F>, m: F) {
+    fn absorb(&mut self, p: &BinPowers<F>, m: F) {
         absorb(p, &mut self.sb, &mut self.n, &mut self.horner, m)
     }
 
     /// Close the current component: its last blocks, then acc = x * acc + L.
     #[inline(always)]
-    fn close(&mut self, p: &Powers<F>) -> F {
+    fn close(&mut self, p: &BinPowers<F>) -> F {
         // The empty component is one all-zero block; a short last block is zero-padded.
         if !self.blocks.tail().is_empty() || self.component_bytes == 0 {
             let m = F::from_bytes(self.blocks.tail());
@@ -994,20 +1017,20 @@ impl<F: BinaryField> BinHasher<F> {
 
     /// vecHash2L: start the next component.
     #[inline(always)]
-    pub fn next_component(&mut self, p: &Powers<F>) {
+    pub fn next_component(&mut self, p: &BinPowers<F>) {
         self.close(p);
     }
 
     /// Hash2L: x * (x * acc + L). The state is used up (and wiped when it drops).
     #[inline(always)]
-    pub fn finish_hash2l(&mut self, p: &Powers<F>) -> F {
+    pub fn finish_hash2l(&mut self, p: &BinPowers<F>) -> F {
         p.x().mul(self.close(p))
     }
 
     /// vecHash2L: x * (acc_k + k * x^(8B-8)), k = number of components (1..=255). The state
     /// is used up (and wiped when it drops).
     #[inline(always)]
-    pub fn finish_vector(&mut self, p: &Powers<F>) -> F {
+    pub fn finish_vector(&mut self, p: &BinPowers<F>) -> F {
         let acc = self.close(p);
         p.x().mul(acc.add(F::top_byte(self.closed as u8)))
     }
@@ -1055,7 +1078,7 @@ impl<F: BinaryField> Drop for BinHasher<F> {
 /// the Horner layer.
 #[inline(always)]
 fn absorb<F: BinaryField>(
-    p: &Powers<F>,
+    p: &BinPowers<F>,
     sb: &mut [F; ETA],
     n: &mut usize,
     h: &mut Horner<F>,
@@ -1159,7 +1182,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// super-block is completed by a copy, not the whole group (4 KiB updates at 64 KiB:
     /// 14% of the time in `memmove` before).
     #[inline(always)]
-    pub fn update(&mut self, p: &Powers<F>, mut data: &[u8]) {
+    pub fn update(&mut self, p: &BinPowers<F>, mut data: &[u8]) {
         const { assert!(Self::GROUP <= MAX_GROUP && V::W <= 8) };
         let sb = ETA * F::BYTES;
         let held = self.held.held().len();
@@ -1225,7 +1248,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// shorter one. (`inner` holds no partial super-block: it takes only whole groups before
     /// this.)
     #[inline(always)]
-    fn drain(&mut self, p: &Powers<F>) {
+    fn drain(&mut self, p: &BinPowers<F>) {
         Self::drain_into(
             &mut self.inner,
             self.held.held(),
@@ -1246,7 +1269,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         held: &[u8],
         lanes: &[F; 8],
         in_lanes: bool,
-        p: &Powers<F>,
+        p: &BinPowers<F>,
     ) {
         inner.component_bytes += held.len() as u64;
         if in_lanes || held.len() >= WIDE_FROM * F::BYTES {
@@ -1264,7 +1287,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     }
 
     #[inline(always)]
-    pub fn next_component(&mut self, p: &Powers<F>) {
+    pub fn next_component(&mut self, p: &BinPowers<F>) {
         self.drain(p);
         self.inner.next_component(p)
     }
@@ -1280,7 +1303,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// TSC cycles per message, before -> after: Hash2L128 2500 B 721 -> 566, 4 KiB
     /// 739 -> 660, 8 KiB 1092 -> 1012, 16 KiB 1863 -> 1700.)
     #[inline(always)]
-    fn finish_weighted(&self, p: &Powers<F>, vector: bool) -> Option<F> {
+    fn finish_weighted(&self, p: &BinPowers<F>, vector: bool) -> Option<F> {
         let held = self.held.held();
         let t = held.len().div_ceil(ETA * F::BYTES);
         if !self.in_lanes || p.hl().len() < V::W + t {
@@ -1306,7 +1329,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// The value, computed in place: the state is used up (and wiped when it drops). (In
     /// place, not by value: a move of the state copies its 4 KiB buffer.)
     #[inline(always)]
-    pub fn finish(&mut self, p: &Powers<F>, vector: bool) -> F {
+    pub fn finish(&mut self, p: &BinPowers<F>, vector: bool) -> F {
         if let Some(v) = self.finish_weighted(p, vector) {
             return v;
         }
@@ -1322,7 +1345,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// drops), the held bytes are read where they are. A copy of the whole state cost a
     /// 4 KiB copy per `Hasher::finalize`.
     #[inline(always)]
-    pub fn finish_copy(&self, p: &Powers<F>, vector: bool) -> F {
+    pub fn finish_copy(&self, p: &BinPowers<F>, vector: bool) -> F {
         if let Some(v) = self.finish_weighted(p, vector) {
             return v;
         }
@@ -1378,7 +1401,7 @@ mod tests {
     fn weighted_brw_is_w_brw<F: BinaryField>() {
         let b = F::BYTES;
         for key in [[0xffu8; 32], [0x5a; 32]] {
-            let p = Powers::<F>::new(F::from_bytes(&key[..b]), 6, 1, Some(5));
+            let p = BinPowers::<F>::new(F::from_bytes(&key[..b]), 6, 1, Some(5));
             let w = F::from_bytes(&[0xc3; 32][..b]);
             let random: Vec<u8> = (0..ETA * b).map(|i| (i * 151 + 7) as u8).collect();
             for msg in [random, vec![0xff; ETA * b]] {

@@ -19,8 +19,9 @@ pub(crate) use decbrw::{
     WeightTable,
 };
 pub(crate) use hash2l::{
-    end_weights_needed, hash2l_one_shot, hash2l_squares_needed, hash2l_wide_one_shot, tree_from,
-    vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher, BinLanes, BinWide, WIDE_FROM,
+    end_weights_needed, gamma_powers_needed, hash2l_one_shot, hash2l_squares_needed,
+    hash2l_wide_one_shot, tree_from, vec_hash2l_one_shot, vec_hash2l_wide_one_shot, BinHasher,
+    BinLanes, BinWide, WIDE_FROM,
 };
 
 pub(crate) use polyhash::{exact_table, poly_exact, PolyStream};
@@ -46,6 +47,13 @@ use zeroize::Zeroize;
 /// Chunk of the stack BRW algorithm in the portable backend: 2^w blocks with w = 4
 /// (implementation parameter; any w = 2..=5 gives the same output).
 pub(crate) const CHUNK: usize = 16;
+
+/// Squarings a binary-field key holds: Hash2L reads x^(2^j) for j <= 5 only (the 31-block
+/// super-block's x .. x^16 and gamma = x^32), so its `Powers` need not carry the 64 of a
+/// prime-field key (a one-shot call zero-filled and wiped 1 KiB of them for Hash2L128).
+pub(crate) const BIN_SQUARES: usize = 8;
+/// The key powers of Hash2L and vecHash2L (every binary-field backend).
+pub(crate) type BinPowers<F> = Powers<F, BIN_SQUARES>;
 
 /// Key powers, computed once per key (or once per one-shot call, only as many as needed).
 #[derive(Clone)]

@@ -4,7 +4,7 @@
 
 use zeroize::Zeroize;
 
-use super::{extend_wiping, wipe_vec, BinHasher, Held, Powers, PrimeHasher};
+use super::{extend_wiping, wipe_vec, BinHasher, BinPowers, Held, Powers, PrimeHasher};
 use crate::algorithm::Family;
 use crate::backend::{Backend, SimdPrime};
 use crate::eval::{G, SQUARES};
@@ -76,10 +76,11 @@ fn prime_hasher_zeroize_wipes_every_kind() {
 /// `BinHasher` on the portable fields, mid-super-block and after a component: wiped, and
 /// then as new.
 fn bin_hasher_wipes<F: BinaryField>(vector: bool) {
-    let powers = |key: u8| Powers::<F>::new(F::from_bytes(&[key; 32][..F::BYTES]), 6, 1, Some(5));
+    let powers =
+        |key: u8| BinPowers::<F>::new(F::from_bytes(&[key; 32][..F::BYTES]), 6, 1, Some(5));
     let (p1, p2) = (powers(0x17), powers(0xe4));
     let m2 = message(1234, 2);
-    let finish = |h: &mut BinHasher<F>, p: &Powers<F>| {
+    let finish = |h: &mut BinHasher<F>, p: &BinPowers<F>| {
         let mut out = [0u8; 32];
         let v = if vector {
             h.finish_vector(p)

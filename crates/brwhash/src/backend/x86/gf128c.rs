@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::field::{BinaryField, Field, Gf128};
+use crate::field::{BinaryField, Field};
 
 /// An element of GF(2^128) in an xmm register.
 #[derive(Clone, Copy)]
@@ -56,10 +56,6 @@ fn to_u128(v: __m128i) -> u128 {
 pub(super) const ZV: __m128i = unsafe { core::mem::transmute::<u128, __m128i>(0) };
 
 impl Gf128c {
-    pub(crate) fn from_portable(x: Gf128) -> Self {
-        Gf128c(from_u128(x.0))
-    }
-
     #[inline(always)]
     pub(crate) fn xmm(self) -> __m128i {
         self.0

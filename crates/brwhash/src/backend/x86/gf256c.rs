@@ -12,7 +12,7 @@
 use core::arch::x86_64::*;
 
 use super::gf128c::{clmul, shl64, shr64, xor, ZV};
-use crate::field::{BinaryField, Field, Gf256};
+use crate::field::{BinaryField, Field};
 
 /// An element of GF(2^256): (low, high) 128-bit halves.
 #[derive(Clone, Copy)]
@@ -59,10 +59,6 @@ fn from_u128(v: u128) -> __m128i {
 }
 
 impl Gf256c {
-    pub(crate) fn from_portable(x: Gf256) -> Self {
-        Gf256c([from_u128(x.0[0]), from_u128(x.0[1])])
-    }
-
     #[inline(always)]
     pub(crate) fn halves(self) -> [__m128i; 2] {
         self.0

@@ -20,11 +20,11 @@ mod radix26;
 mod radix44;
 
 use crate::construct::{
-    exact_table, poly_exact, BinHasher, BinWide, DecLanes, DecPeriods, Halves, PolyStream, Powers,
-    ScalarHasher, WeightTable,
+    exact_table, poly_exact, BinHasher, BinPowers, BinWide, DecLanes, DecPeriods, Halves,
+    PolyStream, Powers, ScalarHasher, WeightTable,
 };
 use crate::eval::G;
-use crate::field::{Fp1271, Fp1305, PrimeField};
+use crate::field::{BinaryField, Fp1271, Fp1305, PrimeField};
 use crate::Algorithm;
 
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
@@ -439,29 +439,29 @@ macro_rules! clmul_entries {
         /// Hash2L of a whole message (`construct::hash2l_one_shot`), and vecHash2L of a
         /// whole vector.
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        pub(crate) fn $one_shot(p: &Powers<$field>, msg: &[u8]) -> $field {
+        pub(crate) fn $one_shot(p: &BinPowers<$field>, msg: &[u8]) -> $field {
             crate::construct::hash2l_one_shot(p, msg)
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        pub(crate) fn $vector(p: &Powers<$field>, components: &[&[u8]]) -> $field {
+        pub(crate) fn $vector(p: &BinPowers<$field>, components: &[&[u8]]) -> $field {
             crate::construct::vec_hash2l_one_shot(p, components)
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        pub(crate) fn $update(h: &mut BinHasher<$field>, p: &Powers<$field>, data: &[u8]) {
+        pub(crate) fn $update(h: &mut BinHasher<$field>, p: &BinPowers<$field>, data: &[u8]) {
             h.update(p, data)
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
-        pub(crate) fn $next(h: &mut BinHasher<$field>, p: &Powers<$field>) {
+        pub(crate) fn $next(h: &mut BinHasher<$field>, p: &BinPowers<$field>) {
             h.next_component(p)
         }
 
         #[target_feature(enable = "pclmulqdq,sse4.1")]
         pub(crate) fn $finish(
             mut h: BinHasher<$field>,
-            p: &Powers<$field>,
+            p: &BinPowers<$field>,
             vector: bool,
         ) -> $field {
             if vector {
@@ -473,18 +473,25 @@ macro_rules! clmul_entries {
 
         /// The key powers into `p` (from `Powers::empty`), computed with PCLMULQDQ.
         #[target_feature(enable = "pclmulqdq,sse4.1")]
+        #[allow(clippy::too_many_arguments)]
         pub(crate) fn $powers(
-            p: &mut Powers<$field>,
-            x: $field,
+            p: &mut BinPowers<$field>,
+            key: &[u8],
             n_sq: usize,
             gamma_log: Option<usize>,
+            n_hg: usize,
             n_end: usize,
             vector: bool,
         ) {
+            // x loaded here, from the key's bytes: built by the caller and passed through
+            // memory, its halves' 8-byte stores stalled this function's 16-byte load of it
+            // (store-to-load forwarding), a fifth of a one-shot Hash2L128 call at 64 B.
+            debug_assert_eq!(key.len(), <$field as BinaryField>::BYTES);
+            let x = <$field as BinaryField>::from_bytes(key);
             // Binary fields use no Horner powers of x (only of gamma = x^32); the end
             // weights (x^2 and, for vecHash2L, x times gamma^e) of the VPCLMULQDQ one-shot
             // paths.
-            p.fill(x, n_sq, 1, gamma_log);
+            p.fill_hg(x, n_sq, 1, gamma_log, n_hg);
             if gamma_log.is_some() && n_end > 0 {
                 p.fill_end_weights(n_end, vector);
             }
@@ -517,29 +524,33 @@ macro_rules! wide_entries {
         /// Hash2L of a whole message, without a state (a boxed state is a 64-byte-aligned
         /// heap allocation, slow in glibc, and holds its bytes in a buffer).
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-        pub(crate) fn $one_shot(p: &Powers<$scalar>, msg: &[u8]) -> $scalar {
+        pub(crate) fn $one_shot(p: &BinPowers<$scalar>, msg: &[u8]) -> $scalar {
             crate::construct::hash2l_wide_one_shot::<$scalar, $lanes>(p, msg)
         }
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-        pub(crate) fn $vector(p: &Powers<$scalar>, components: &[&[u8]]) -> $scalar {
+        pub(crate) fn $vector(p: &BinPowers<$scalar>, components: &[&[u8]]) -> $scalar {
             crate::construct::vec_hash2l_wide_one_shot::<$scalar, $lanes>(p, components)
         }
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-        pub(crate) fn $update(h: &mut BinWide<$scalar, $lanes>, p: &Powers<$scalar>, data: &[u8]) {
+        pub(crate) fn $update(
+            h: &mut BinWide<$scalar, $lanes>,
+            p: &BinPowers<$scalar>,
+            data: &[u8],
+        ) {
             h.update(p, data)
         }
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
-        pub(crate) fn $next(h: &mut BinWide<$scalar, $lanes>, p: &Powers<$scalar>) {
+        pub(crate) fn $next(h: &mut BinWide<$scalar, $lanes>, p: &BinPowers<$scalar>) {
             h.next_component(p)
         }
 
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
         pub(crate) fn $finish(
             h: &mut BinWide<$scalar, $lanes>,
-            p: &Powers<$scalar>,
+            p: &BinPowers<$scalar>,
             vector: bool,
         ) -> $scalar {
             h.finish(p, vector)
@@ -548,7 +559,7 @@ macro_rules! wide_entries {
         #[target_feature(enable = "vpclmulqdq,avx512f,avx512bw,pclmulqdq,sse4.1")]
         pub(crate) fn $finish_copy(
             h: &BinWide<$scalar, $lanes>,
-            p: &Powers<$scalar>,
+            p: &BinPowers<$scalar>,
             vector: bool,
         ) -> $scalar {
             h.finish_copy(p, vector)
