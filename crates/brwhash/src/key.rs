@@ -12,6 +12,7 @@ use crate::construct::{
 };
 use crate::eval::G;
 use crate::field::{Clamped, Fp1271, Fp1305, Gf128, Gf256, PrimeField};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use crate::{Algorithm, Backend, Digest, Error, Mac};
@@ -72,6 +73,8 @@ pub struct Key {
     scalar_up_to: Option<usize>,
     /// `SimdState::one_shot_crossover` of the key's algorithm and backend (keyed).
     crossover: usize,
+    /// Messages hashed, counted to 2 ([`note_use`](Self::note_use)).
+    uses: AtomicU32,
 }
 
 impl Key {
@@ -181,12 +184,7 @@ impl Key {
                 // The SIMD lanes' powers are x^1 .. x^8 and the key's lane table.
                 let gamma_log = None;
                 let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
-                Material::P1305(with_lane_table(
-                    alg,
-                    backend,
-                    max_len,
-                    Powers::new(x, n_sq, n_hx, gamma_log),
-                ))
+                Material::P1305(Powers::new(x, n_sq, n_hx, gamma_log))
             }
             family => {
                 let block = if alg.prime() == Some(Prime::P1271) {
@@ -221,16 +219,20 @@ impl Key {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
                         let x = Fp1271::from_key(&k16);
-                        let mut p = Powers::new(x, n_sq, n_hx, gamma_log);
-                        p.dec_pairs = dec_pairs(alg, max_len, 15, x);
-                        Material::P1271(with_lane_table(alg, backend, max_len, p))
+                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        if max_len < MAX_MESSAGE_BYTES {
+                            fill_dec_pairs(alg, max_len, 15, &p);
+                        }
+                        Material::P1271(p)
                     }
                     (Some(Prime::P1305), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
                         let x = Fp1305::from_key(&k16);
-                        let mut p = Powers::new(x, n_sq, n_hx, gamma_log);
-                        p.dec_pairs = dec_pairs(alg, max_len, 16, x);
-                        Material::P1305(with_lane_table(alg, backend, max_len, p))
+                        let p = Powers::new(x, n_sq, n_hx, gamma_log);
+                        if max_len < MAX_MESSAGE_BYTES {
+                            fill_dec_pairs(alg, max_len, 16, &p);
+                        }
+                        Material::P1305(p)
                     }
                     // Binary fields: Hash2L uses x^(2^j), j < 6 (x^32 for gamma), and no
                     // Horner in x; PCLMULQDQ keys hold the powers in its own field type.
@@ -287,7 +289,35 @@ impl Key {
             poly1305_s,
             scalar_up_to,
             crossover,
+            // A key for one length (one message) never builds the tables.
+            uses: AtomicU32::new(if max_len == MAX_MESSAGE_BYTES { 0 } else { 2 }),
         })
+    }
+
+    /// Counts a message hashed with the key, and builds the key's tables (SIMD lane powers
+    /// and weights, c-decBRWHash's short-message weights) at the second: they save less on
+    /// one message than they cost to build, so a one-time key (Poly1305's, a MAC's) never
+    /// builds them, and a key used again has them from its second message on. Zen 5, min
+    /// TSC cycles of `Key::new` and one message, tables built at once -> at the second
+    /// message: Poly1305 64 B 685 -> 295, 4 KiB 910 -> 637; 4-decBRWHash1305 64 B 2366 ->
+    /// 1228, 4 KiB 2827 -> 1533; 8-decBRWHash1305 64 B 2720 -> 1274; 4-decBRWHash1271 64 B
+    /// 1621 -> 812. (A key's powers of x^(2^j) for any length remain: 60 squarings.)
+    #[inline]
+    fn note_use(&self) {
+        // Relaxed: the tables are built once (`OnceLock`), and a message hashed while they
+        // are being built takes the way without them, with the same output.
+        if self.uses.load(Ordering::Relaxed) < 2 && self.uses.fetch_add(1, Ordering::Relaxed) == 1 {
+            self.build_tables();
+        }
+    }
+
+    #[cold]
+    fn build_tables(&self) {
+        match &self.material {
+            Material::P1271(p) => fill_tables(self.alg, self.backend, 15, p),
+            Material::P1305(p) => fill_tables(self.alg, self.backend, 16, p),
+            _ => {}
+        }
     }
 
     /// The algorithm this key is for.
@@ -371,6 +401,7 @@ impl Key {
     /// # Ok::<(), brwhash::Error>(())
     /// ```
     pub fn hash(&self, msg: &[u8]) -> Digest {
+        self.note_use();
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
         let simd = match &self.material {
@@ -600,6 +631,7 @@ impl<'k> Hasher<'k> {
     /// ```
     #[inline]
     pub fn new(key: &'k Key) -> Hasher<'k> {
+        key.note_use();
         Hasher::with_length(key, None)
     }
 
@@ -657,6 +689,7 @@ impl<'k> Hasher<'k> {
 
     /// MAC mode: finish with the tag under s.
     pub(crate) fn with_mac_key(key: &'k Key, s: &'k [u8; 32]) -> Hasher<'k> {
+        key.note_use();
         Hasher {
             state: Hasher::start(key, None),
             holder: Holder::Mac(key, s),
@@ -1073,33 +1106,44 @@ fn horner_only(alg: Algorithm, max_len: u64, block: usize) -> bool {
     }
 }
 
-/// A key's powers with its SIMD backend's tables, when the key serves messages past the
-/// crossover (a key for any length; not a one-shot key of a short message, which would not
-/// pay them back): the power table for whole polyHash / Poly1305 messages, or the lane
-/// weights of c-decBRWHash.
-fn with_lane_table<F: SimdPrime>(
-    alg: Algorithm,
-    backend: Backend,
-    max_len: u64,
-    mut p: Box<Powers<F>>,
-) -> Box<Powers<F>> {
-    let crossover = SimdState::<F>::one_shot_crossover(alg, backend, true) as u64;
-    if max_len == MAX_MESSAGE_BYTES && max_len > crossover {
-        if let Ok(xw) = <&[F; G]>::try_from(p.hx()) {
-            p.lane_table =
-                SimdState::<F>::poly_table(alg, backend, xw).map(zeroize::Zeroizing::new);
+/// c-decBRWHash's weights of messages of two blocks per stream into the key (`Powers::
+/// dec_pairs`), when such messages fit in `max_len`.
+fn fill_dec_pairs<F: PrimeField>(alg: Algorithm, max_len: u64, block: usize, p: &Powers<F>) {
+    if let Some(t) = dec_pairs(alg, max_len, block, p.x()) {
+        if let Err(mut t) = p.dec_pairs.set(t) {
+            t.iter_mut().for_each(Zeroize::zeroize);
         }
-        p.weights = SimdState::<F>::weight_table(alg, backend, &p);
-        p.dec_linear = SimdState::<F>::linear_table(alg, backend, &p);
     }
-    p
+}
+
+/// The tables of a key for messages of any length (see `Key::note_use`): the SIMD
+/// backend's lane powers for whole polyHash / Poly1305 messages and its c-decBRWHash lane
+/// weights (only where messages past the one-shot crossover take that backend), and
+/// c-decBRWHash's short-message weights.
+fn fill_tables<F: SimdPrime>(alg: Algorithm, backend: Backend, block: usize, p: &Powers<F>) {
+    fill_dec_pairs(alg, MAX_MESSAGE_BYTES, block, p);
+    let crossover = SimdState::<F>::one_shot_crossover(alg, backend, true) as u64;
+    if MAX_MESSAGE_BYTES > crossover {
+        if let Ok(xw) = <&[F; G]>::try_from(p.hx()) {
+            if let Some(t) = SimdState::<F>::poly_table(alg, backend, xw) {
+                // (Built once: `note_use` calls this once per key.)
+                let _ = p.lane_table.set(zeroize::Zeroizing::new(t));
+            }
+        }
+        if let Some(t) = SimdState::<F>::weight_table(alg, backend, p) {
+            let _ = p.weights.set(t);
+        }
+        if let Some(t) = SimdState::<F>::linear_table(alg, backend, p) {
+            let _ = p.dec_linear.set(t);
+        }
+    }
 }
 
 /// v of `msg` in one call without a streaming state: by the key's SIMD backend when it has
 /// code for the algorithm and the message is past the backend's crossover length, else by
 /// the scalar backend's code when the key's backend is not portable and it can run here.
 fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F> {
-    if let (Family::DecBrwHash(c, _), Some(t)) = (key.alg.family(), &p.dec_linear) {
+    if let (Family::DecBrwHash(c, _), Some(t)) = (key.alg.family(), p.dec_linear.get()) {
         if let Some(v) = SimdState::<F>::dec_linear(key.backend, t, p.x(), c as usize, msg) {
             return Some(v);
         }
@@ -1125,7 +1169,7 @@ fn simd_one_shot<F: SimdPrime>(key: &Key, p: &Powers<F>, msg: &[u8]) -> Option<F
         return Some(v);
     }
     let xw = <&[F; G]>::try_from(p.hx()).ok();
-    let table = p.lane_table.as_deref().map(|t| &t[..]);
+    let table = p.lane_table.get().map(|t| &t[..]);
     if let Some(v) = SimdState::<F>::poly_one_shot(key.alg, key.backend, p.x(), xw, table, msg) {
         return Some(v);
     }
@@ -1622,6 +1666,52 @@ mod tests {
                 assert_eq!(h.into_digest(), k2.hash(&m2), "{}", at(len));
             }
         }
+    }
+
+    /// Whether a prime-field key holds any of its tables.
+    fn has_tables(key: &Key) -> bool {
+        fn any<F: PrimeField>(p: &Powers<F>) -> bool {
+            p.lane_table.get().is_some()
+                || p.weights.get().is_some()
+                || p.dec_pairs.get().is_some()
+                || p.dec_linear.get().is_some()
+        }
+        match &key.material {
+            Material::P1271(p) => any(p),
+            Material::P1305(p) => any(p),
+            _ => false,
+        }
+    }
+
+    /// A key builds its tables at its second message (a hash or a stream), not before, and
+    /// a key for one length never: Poly1305 and the c-decBRWHash functions have tables on
+    /// every backend with SIMD lanes for them, and on the scalar one for c-decBRWHash.
+    #[test]
+    fn tables_come_with_the_second_message() {
+        let mut checked = 0;
+        for key in keys(0x6d) {
+            let tabled = matches!(
+                key.alg.family(),
+                Family::Poly1305 | Family::DecBrwHash(2..=8, _)
+            ) && key.backend != Backend::Portable;
+            let at = format!("{} on {}", key.alg, key.backend);
+            assert!(!has_tables(&key), "{at}: tables before any message");
+            let first = key.hash(&message(100, 7));
+            assert!(!has_tables(&key), "{at}: tables after one message");
+            let mut h = Hasher::new(&key);
+            h.update(&message(100, 7)).unwrap();
+            assert_eq!(h.into_digest(), first, "{at}");
+            if tabled && (key.alg.family() != Family::Poly1305 || key.backend == Backend::Ifma) {
+                assert!(has_tables(&key), "{at}: no tables after two messages");
+                checked += 1;
+            }
+            assert_eq!(key.hash(&message(100, 7)), first, "{at}");
+        }
+        assert!(checked > 0 || !Backend::Scalar.cpu_supports());
+        let once = Key::for_length(Algorithm::POLY1305, &[3; 32], 1 << 20).unwrap();
+        once.hash(&message(5000, 1));
+        once.hash(&message(5000, 2));
+        assert!(!has_tables(&once), "a key for one length built tables");
     }
 
     /// Dropping a hasher (and the copies `finalize` makes) wipes its state: the states count

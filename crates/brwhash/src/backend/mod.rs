@@ -895,7 +895,7 @@ impl<F: SimdPrime> SimdState<F> {
             Family::DecBrwHash(c @ 1..=8, _) => c as usize,
             _ => return None,
         };
-        let pairs = p.dec_pairs.as_deref()?;
+        let pairs = &**p.dec_pairs.get()?;
         match Plan::of(alg, backend)? {
             // SAFETY: as in `poly_one_shot`.
             #[cfg(target_arch = "x86_64")]

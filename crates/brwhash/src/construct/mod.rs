@@ -38,6 +38,7 @@ use crate::Algorithm;
 use brwhash::TBrw;
 use decbrw::DecBrw;
 use polyhash::PolyHash;
+use std::sync::OnceLock;
 pub(crate) use twolevel::{
     lanes_squares, two_level_groups, two_level_lanes, two_level_lanes_key, GroupsCall,
 };
@@ -82,17 +83,21 @@ pub(crate) struct Powers<F: Field, const S: usize = SQUARES> {
     n_hx: usize,
     /// Entries of `hg` computed: the Horner group size in gamma (0 without gamma).
     n_hg: usize,
+    // The tables below pay back over messages, not within one: a `Key` fills them (once,
+    // through a shared reference) when it hashes its second message (`Key::note_use`), so
+    // that a one-time key (Poly1305's, a MAC's) never builds them. Until then every path
+    // that reads one has its own way without it.
     /// A SIMD backend's power table for whole polyHash messages (`poly_exact`), as words.
-    pub lane_table: Option<zeroize::Zeroizing<Vec<u64>>>,
+    pub lane_table: OnceLock<zeroize::Zeroizing<Vec<u64>>>,
     /// A SIMD backend's lane weights for c-decBRWHash.
-    pub weights: Option<WeightTable>,
+    pub weights: OnceLock<WeightTable>,
     /// A c-decBRWHash key's weights of a message of two blocks per stream (c < blocks <= 2c,
     /// c <= 8): entry i is the power of x that weighs block i (`scalar::dec_pair_weights`),
     /// so that such a message is independent products and one reduction.
-    pub dec_pairs: Option<Box<[F; 16]>>,
+    pub dec_pairs: OnceLock<Box<[F; 16]>>,
     /// A SIMD backend's lane weights of c-decBRWHash messages of at most two blocks per
     /// stream (`WeightTable::linear`).
-    pub dec_linear: Option<WeightTable>,
+    pub dec_linear: OnceLock<WeightTable>,
 }
 
 impl<F: Field, const S: usize> Powers<F, S> {
@@ -122,10 +127,10 @@ impl<F: Field, const S: usize> Powers<F, S> {
             n_sq: 0,
             n_hx: 0,
             n_hg: 0,
-            lane_table: None,
-            weights: None,
-            dec_pairs: None,
-            dec_linear: None,
+            lane_table: OnceLock::new(),
+            weights: OnceLock::new(),
+            dec_pairs: OnceLock::new(),
+            dec_linear: OnceLock::new(),
         }
     }
 
@@ -284,7 +289,7 @@ impl<F: Field, const S: usize> KeySquares<F> for Powers<F, S> {
     }
     #[inline(always)]
     fn weight_table(&self) -> Option<&WeightTable> {
-        self.weights.as_ref()
+        self.weights.get()
     }
 }
 
@@ -412,7 +417,7 @@ impl<F: Field, const S: usize> Drop for Powers<F, S> {
         for e in &mut self.h1[..self.n_h1] {
             e.zeroize();
         }
-        if let Some(t) = &mut self.dec_pairs {
+        if let Some(t) = self.dec_pairs.get_mut() {
             for e in t.iter_mut() {
                 e.zeroize();
             }

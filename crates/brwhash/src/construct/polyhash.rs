@@ -670,7 +670,7 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
     /// The key's cached table, when it has one for these lanes (read where it lies).
     #[inline(always)]
     fn key_table<const S: usize>(p: &Powers<F, S>) -> Option<KeyTable<'_, F, true>> {
-        let words = p.lane_table.as_deref().map(|t| &t[..]);
+        let words = p.lane_table.get().map(|t| &t[..]);
         KeyTable::new::<V>(words.filter(|_| Self::GROUP == G), G, usize::MAX)
     }
 

@@ -518,7 +518,7 @@ pub(crate) fn dec_linear_powers<F: PrimeField, const S: usize>(
     {
         return Some(dec_single(p, c, msg));
     }
-    if let Some(t) = &p.dec_pairs {
+    if let Some(t) = p.dec_pairs.get() {
         if (1..=8).contains(&c) && msg.len() > c * F::BLOCK && msg.len() <= 2 * c * F::BLOCK {
             // The key's weights: no product before the blocks'.
             return Some(weighted_blocks(p.sq[0], msg, |i| t[i]));

@@ -13,6 +13,7 @@ const M127: u128 = (1 << 127) - 1;
 pub struct Fp1271(pub(crate) u128);
 
 impl zeroize::Zeroize for Fp1271 {
+    #[inline]
     fn zeroize(&mut self) {
         self.0.zeroize();
     }

@@ -10,6 +10,7 @@ use super::{adc, mask128, mul128, ExactWide, Field, PrimeField};
 pub struct Fp1305(pub(crate) [u64; 3]);
 
 impl zeroize::Zeroize for Fp1305 {
+    #[inline]
     fn zeroize(&mut self) {
         self.0.zeroize();
     }
@@ -53,6 +54,7 @@ impl Clamped {
 }
 
 impl zeroize::Zeroize for Clamped {
+    #[inline]
     fn zeroize(&mut self) {
         self.r0.zeroize();
         self.r1.zeroize();

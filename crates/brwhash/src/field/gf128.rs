@@ -9,6 +9,7 @@ use super::{BinaryField, Field};
 pub struct Gf128(pub(crate) u128);
 
 impl zeroize::Zeroize for Gf128 {
+    #[inline]
     fn zeroize(&mut self) {
         self.0.zeroize();
     }

@@ -8,6 +8,7 @@ use super::{BinaryField, Field};
 pub struct Gf256(pub(crate) [u128; 2]);
 
 impl zeroize::Zeroize for Gf256 {
+    #[inline]
     fn zeroize(&mut self) {
         self.0.zeroize();
     }

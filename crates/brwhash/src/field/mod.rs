@@ -147,6 +147,7 @@ pub struct ExactWide {
 }
 
 impl zeroize::Zeroize for ExactWide {
+    #[inline]
     fn zeroize(&mut self) {
         self.lo.zeroize();
         self.hi.zeroize();
