@@ -477,7 +477,7 @@ fn sequential(key: &Key, src: Source<'_>) -> Digest {
 }
 
 /// The stream-values function of a c-decBRWHash key, if its backend has one.
-fn dec_streams<'k, F: SimdPrime + Sync>(
+fn dec_streams<'k, F: SimdPrime + Send + Sync>(
     key: &'k Key,
     p: &'k Powers<F>,
 ) -> Option<impl Fn(&[u8]) -> [F; 16] + Sync + 'k> {
