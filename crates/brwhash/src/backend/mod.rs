@@ -1030,7 +1030,11 @@ impl<F: SimdPrime> SimdState<F> {
     /// (3) 659 / 702 vs 527 / 654; 5-Hash1305 520 B (1) 384 / 503 vs 292 / 460, 1100 B (2)
     /// 695 / 873 vs 433 / 617; 4-Hash1271 240 B 156 / 245 vs 185 / 278, 450 B 217 / 400 vs
     /// 257 / 358, 700 B 310 / 410 vs 325 / 437; 5-Hash1271 500 B 321 / 456 vs 335 / 473,
-    /// 1000 B 502 / 556 vs 529 / 507.
+    /// 1000 B 502 / 556 vs 529 / 507. Re-measured on Zen 5, whose zmm run full width
+    /// (4-Hash1271, timing loop, min TSC cycles with a key / one-shot, the lanes from 4 vs
+    /// from 1 super-block, the count read from an environment variable in both builds):
+    /// 240 B 104 / 224 vs 133 / 247, 450 B 152 / 269 vs 195 / 312, 512 B 185 / 328 vs
+    /// 237 / 351, 700 B 220 / 334 vs 260 / 377, 885 B 292 / 432 vs 302 / 442: 4 there too.
     fn two_level_crossover(alg: Algorithm) -> usize {
         let d = match alg.family() {
             Family::TwoLHash(d, _) | Family::DHash(d, _) => d,
