@@ -754,7 +754,8 @@ struct Deferred {
     /// The message so far (at most `limit` bytes), grown by `extend_wiping` and wiped with the
     /// state.
     head: Vec<u8>,
-    /// The larger of the SIMD crossover and the plan's `SimdState::hold_bytes`.
+    /// The larger of the SIMD crossover and the plan's `SimdState::hold_bytes` (d-2LHash and d-Hash
+    /// on the lanes: the hold bytes).
     limit: usize,
 }
 
@@ -805,6 +806,17 @@ impl<F: SimdPrime> PrimeHasher<F> {
         #[cfg(target_arch = "x86_64")]
         if backend != Backend::Portable && crate::backend::scalar_here() {
             let lanes = SimdState::<F>::two_level_kernel(alg, backend);
+            if lanes.is_some() && length.is_none() {
+                // d-2LHash and d-Hash with the lanes: the first bytes are held, as for the
+                // SIMD states, so that a short message is hashed whole (`Key::hash`), where
+                // the lanes take it from 4 super-blocks; the scalar state from there.
+                return Self::with(Kind::Deferred(Deferred {
+                    alg,
+                    backend,
+                    head: Vec::new(),
+                    limit: SimdState::<F>::hold_bytes(alg, backend),
+                }));
+            }
             return Self::with(Kind::Scalar(Box::new(ScalarHasher::with_lanes(alg, lanes))));
         }
         match alg.family() {
@@ -877,13 +889,27 @@ impl<F: SimdPrime> PrimeHasher<F> {
     fn update_other(&mut self, p: &Powers<F>, data: &[u8]) {
         let Self { blocks, kind, .. } = self;
         if let Kind::Deferred(d) = kind {
+            let (alg, backend) = (d.alg, d.backend);
             if let Some(mut head) = Self::leave_deferred(d, data) {
+                // d-2LHash and d-Hash: the scalar state, its super-blocks on the lanes.
+                #[cfg(target_arch = "x86_64")]
+                if !SimdState::<F>::has_plan(alg, backend) {
+                    let lanes = SimdState::<F>::two_level_kernel(alg, backend);
+                    *kind = Kind::Scalar(Box::new(ScalarHasher::with_lanes(alg, lanes)));
+                    if let Kind::Scalar(s) = kind {
+                        if !head.is_empty() {
+                            crate::backend::scalar::update(s, p, &head);
+                            wipe_vec(&mut head);
+                        }
+                        return crate::backend::scalar::update(s, p, data);
+                    }
+                }
                 // Past the crossover: the SIMD state, its plan chosen for updates of this
                 // one's size, takes the bytes held so far and then `data`. (Built straight
                 // into `kind`: a state built, then moved in, was read back by 16-byte loads
                 // just after its 8-byte stores, a store-forwarding stall.)
                 *kind = Kind::Simd(
-                    SimdState::for_stream(d.alg, d.backend, data.len()).expect("a planned state"),
+                    SimdState::for_stream(alg, backend, data.len()).expect("a planned state"),
                 );
                 if let Kind::Simd(s) = kind {
                     // (A first update past the hold holds nothing: no empty update, 30-47
@@ -967,6 +993,11 @@ impl<F: SimdPrime> PrimeHasher<F> {
                     return crate::backend::scalar::one_shot(d.alg, p, &d.head);
                 }
                 if let Some(v) = SimdState::one_shot(d.alg, d.backend, p, &d.head) {
+                    return v;
+                }
+                if let Some(v) =
+                    SimdState::two_level_one_shot(d.alg, d.backend, p.squares(), &d.head)
+                {
                     return v;
                 }
                 let mut h = PrimeHasher::new(d.alg, Backend::Portable, None);
