@@ -754,10 +754,20 @@ struct Deferred {
     /// The message so far (at most `limit` bytes), grown by `extend_wiping` and wiped with the
     /// state.
     head: Vec<u8>,
-    /// The larger of the SIMD crossover and the plan's `SimdState::hold_bytes` (d-2LHash and d-Hash
-    /// on the lanes: the hold bytes).
+    /// The larger of the SIMD crossover and the plan's `SimdState::hold_bytes` (d-2LHash and
+    /// d-Hash on the lanes: [`TWO_LEVEL_HOLD`]).
     limit: usize,
 }
+
+/// Bytes a d-2LHash or d-Hash stream on the lanes holds before it builds its scalar state
+/// (`Deferred`): a message up to this length is hashed whole. Zen 5, `brwhash bench --mode
+/// stream` (one update per message), TSC cycles/byte, the scalar state at once vs holding
+/// 2 KiB: 4-Hash1271 512 B 0.706 vs 0.680, 1 KiB 0.489 vs 0.450, 1280 B 0.447 vs 0.554,
+/// 1536 B 0.426 vs 0.491, 1800 B 0.352 vs 0.260, 2 KiB 0.334 vs 0.407; 4-2LHash1305 1 KiB
+/// 0.566 vs 0.502, 1536 B 0.496 vs 0.414, 2 KiB 0.340 vs 0.287; 3-Hash1305 1 KiB 0.598 vs
+/// 0.474. Past 1 KiB the copy, the wipe and a 2 KiB allocation (past glibc's per-thread
+/// cache) cost 4-Hash1271 more than `Key::hash` saves at most lengths: 1 KiB.
+const TWO_LEVEL_HOLD: usize = 1024;
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
 /// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
@@ -814,7 +824,7 @@ impl<F: SimdPrime> PrimeHasher<F> {
                     alg,
                     backend,
                     head: Vec::new(),
-                    limit: SimdState::<F>::hold_bytes(alg, backend),
+                    limit: TWO_LEVEL_HOLD,
                 }));
             }
             return Self::with(Kind::Scalar(Box::new(ScalarHasher::with_lanes(alg, lanes))));
