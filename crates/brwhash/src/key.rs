@@ -13,7 +13,7 @@ use crate::construct::{
 use crate::eval::G;
 use crate::field::{Clamped, Fp1271, Fp1305, Gf128, Gf256, PrimeField};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::{Algorithm, Backend, Digest, Error, Mac};
 
@@ -75,7 +75,25 @@ pub struct Key {
     crossover: usize,
     /// Messages hashed, counted to 2 ([`note_use`](Self::note_use)).
     uses: AtomicU32,
+    /// The longest message (in bytes) whose squarings `material` holds: a prime-field key
+    /// computes those of messages up to [`KEY_SQUARES_BYTES`] (or its one length), and
+    /// [`long`](Self::long) the rest.
+    covers: u64,
+    /// `material` with every squaring, for messages longer than [`covers`](Self::covers):
+    /// built at the first of them ([`material_for`](Self::material_for)).
+    long: OnceLock<Material>,
 }
+
+/// A prime-field [`Key`] computes the squarings x^(2^j) of messages of up to this many bytes
+/// (25 of them for 2^130 - 5, 24 for 2^127 - 1), and the rest (up to 60, for 2^61 bytes) at
+/// its first longer message: a chain of dependent squarings that a key used for short
+/// messages only (a MAC's one-time key, a stream of a few KiB) never needs. Zen 5, min TSC
+/// cycles of `Key::new` and one message (timing loop), 60 squarings -> 24-25, 64 B / 1 KiB:
+/// 4-decBRWHash1305 1319 / 1300 -> 637 / 832, 4-Hash1271 867 / 1124 -> 503 / 763,
+/// BRWHash1305 1079 / 1443 -> 591 / 932, 8-decBRWHash1271 812 / 1001 -> 471 / 650; with a
+/// key, and at 1 MiB, unchanged. A longer message pays the other 35 once per key (about 500
+/// TSC cycles, under 0.001% of 64 MiB).
+pub(crate) const KEY_SQUARES_BYTES: u64 = 1 << 26;
 
 impl Key {
     /// A key for `alg` from its key bytes ([`Algorithm::key_len`]); powers for messages of
@@ -164,6 +182,36 @@ impl Key {
         max_len: u64,
         group: usize,
     ) -> Result<Key, Error> {
+        // A key for one length computes that length's squarings at once.
+        let squares_for = if max_len == MAX_MESSAGE_BYTES {
+            KEY_SQUARES_BYTES
+        } else {
+            max_len
+        };
+        Key::build_covering(alg, key, backend, max_len, group, squares_for)
+    }
+
+    /// A key whose squarings serve messages of up to `squares_for` bytes at first (see
+    /// [`KEY_SQUARES_BYTES`]), for tests of the longer messages' powers: the digests never
+    /// depend on it.
+    #[doc(hidden)]
+    pub fn with_squares_for(
+        alg: Algorithm,
+        key: &[u8],
+        backend: Backend,
+        squares_for: u64,
+    ) -> Result<Key, Error> {
+        Key::build_covering(alg, key, Some(backend), MAX_MESSAGE_BYTES, G, squares_for)
+    }
+
+    fn build_covering(
+        alg: Algorithm,
+        key: &[u8],
+        backend: Option<Backend>,
+        max_len: u64,
+        group: usize,
+        squares_for: u64,
+    ) -> Result<Key, Error> {
         if key.len() != alg.key_len() {
             return Err(Error::KeyLength {
                 algorithm: alg.to_string(),
@@ -176,6 +224,11 @@ impl Key {
         let mut k16 = [0u8; 16];
         k16.copy_from_slice(&key[..16]);
         let mut poly1305_s = [0u8; 16];
+        // Only the prime fields' squarings grow with the length (Hash2L reads j <= 5).
+        let covers = match alg.prime() {
+            Some(_) => max_len.min(squares_for),
+            None => u64::MAX,
+        };
         let material = match alg.family() {
             Family::Poly1305 => {
                 poly1305_s.copy_from_slice(&key[16..32]);
@@ -218,6 +271,7 @@ impl Key {
                 match (alg.prime(), alg.binary_field()) {
                     (Some(Prime::P1271), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 15, gamma_log, group);
+                        let n_sq = n_sq.min(squares_needed(covers, 15));
                         let x = Fp1271::from_key(&k16);
                         let p = Powers::new(x, n_sq, n_hx, gamma_log);
                         if max_len < MAX_MESSAGE_BYTES {
@@ -227,6 +281,7 @@ impl Key {
                     }
                     (Some(Prime::P1305), _) => {
                         let (n_sq, n_hx) = powers_needed(alg, max_len, 16, gamma_log, group);
+                        let n_sq = n_sq.min(squares_needed(covers, 16));
                         let x = Fp1305::from_key(&k16);
                         let p = Powers::new(x, n_sq, n_hx, gamma_log);
                         if max_len < MAX_MESSAGE_BYTES {
@@ -291,6 +346,8 @@ impl Key {
             crossover,
             // A key for one length (one message) never builds the tables.
             uses: AtomicU32::new(if max_len == MAX_MESSAGE_BYTES { 0 } else { 2 }),
+            covers,
+            long: OnceLock::new(),
         })
     }
 
@@ -301,7 +358,8 @@ impl Key {
     /// TSC cycles of `Key::new` and one message, tables built at once -> at the second
     /// message: Poly1305 64 B 685 -> 295, 4 KiB 910 -> 637; 4-decBRWHash1305 64 B 2366 ->
     /// 1228, 4 KiB 2827 -> 1533; 8-decBRWHash1305 64 B 2720 -> 1274; 4-decBRWHash1271 64 B
-    /// 1621 -> 812. (A key's powers of x^(2^j) for any length remain: 60 squarings.)
+    /// 1621 -> 812. (A key computes the squarings x^(2^j) of messages up to 64 MiB at once:
+    /// [`KEY_SQUARES_BYTES`].)
     #[inline]
     fn note_use(&self) {
         // Relaxed: the tables are built once (`OnceLock`), and a message hashed while they
@@ -309,6 +367,34 @@ impl Key {
         if self.uses.load(Ordering::Relaxed) < 2 && self.uses.fetch_add(1, Ordering::Relaxed) == 1 {
             self.build_tables();
         }
+    }
+
+    /// The key material for a message of `len` bytes (or a stream that has reached it): the
+    /// key's own, or past [`covers`](Self::covers) a copy with every squaring, made once.
+    #[inline(always)]
+    fn material_for(&self, len: u64) -> &Material {
+        if len <= self.covers {
+            &self.material
+        } else {
+            self.long_material()
+        }
+    }
+
+    #[cold]
+    fn long_material(&self) -> &Material {
+        self.long.get_or_init(|| match &self.material {
+            Material::P1271(p) => {
+                let mut q = p.clone();
+                q.extend_squares(squares_needed(MAX_MESSAGE_BYTES, 15));
+                Material::P1271(q)
+            }
+            Material::P1305(p) => {
+                let mut q = p.clone();
+                q.extend_squares(squares_needed(MAX_MESSAGE_BYTES, 16));
+                Material::P1305(q)
+            }
+            _ => unreachable!("a binary-field key covers every length"),
+        })
     }
 
     #[cold]
@@ -350,11 +436,11 @@ impl Key {
         (self.alg == Algorithm::POLY1305).then_some(&self.poly1305_s)
     }
 
-    /// The key's field and powers, for code that joins values of pieces of a message
-    /// (`parallel`).
+    /// The key's field and powers for a message of `len` bytes, for code that joins values
+    /// of pieces of a message (`parallel`).
     #[cfg(feature = "parallel")]
-    pub(crate) fn powers(&self) -> KeyPowers<'_> {
-        match &self.material {
+    pub(crate) fn powers(&self, len: u64) -> KeyPowers<'_> {
+        match self.material_for(len) {
             Material::P1271(p) => KeyPowers::P1271(p),
             Material::P1305(p) => KeyPowers::P1305(p),
             Material::G128(p) => KeyPowers::G128(p.x()),
@@ -404,7 +490,7 @@ impl Key {
         self.note_use();
         // A SIMD backend's one-shot path keeps its state on the stack.
         let s = self.poly1305_s();
-        let simd = match &self.material {
+        let simd = match self.material_for(msg.len() as u64) {
             Material::P1271(p) => simd_one_shot(self, p, msg).map(|v| prime_digest(v, None)),
             Material::P1305(p) => poly1305_scalar(self, p, msg)
                 .or_else(|| simd_one_shot(self, p, msg))
@@ -747,7 +833,8 @@ impl<'k> Hasher<'k> {
         // The prime fields' states here, the rest out of line: a long prime-field stream's
         // update is then a few jumps to its SIMD code, without a frame of its own (the
         // binary fields' code, inlined, gave every update one of 0.7 KiB).
-        match (&self.holder.key().material, &mut self.state) {
+        let n = self.len() + data.len() as u64;
+        match (self.holder.key().material_for(n), &mut self.state) {
             (Material::P1271(p), State::P1271(h)) => h.update(p, data),
             (Material::P1305(p), State::P1305(h)) => h.update(p, data),
             _ => self.absorb_binary(data),
@@ -859,7 +946,7 @@ impl<'k> Hasher<'k> {
     pub fn finalize(&self) -> Digest {
         let key = self.key();
         // Prime-field states finish without a copy of the whole hasher (a SIMD state's box).
-        let digest = match (&key.material, &self.state) {
+        let digest = match (key.material_for(self.len()), &self.state) {
             (_, State::Head(head)) => key.hash(&head.0),
             (Material::P1271(p), State::P1271(h)) => match h.whole_message() {
                 Some(msg) => key.hash(msg),
@@ -910,7 +997,8 @@ impl<'k> Hasher<'k> {
     /// stalls of a stream's set-up, 408 -> 381 TSC cycles per message).
     fn finish_prime_in_place(&mut self) -> Option<Digest> {
         let key = self.holder.key();
-        match (&key.material, &mut self.state) {
+        let material = key.material_for(self.len());
+        match (material, &mut self.state) {
             (Material::P1271(p), State::P1271(h)) if h.whole_message().is_none() => {
                 Some(prime_digest(h.finish(p), None))
             }
@@ -976,7 +1064,12 @@ impl<'k> Hasher<'k> {
         if let Some(msg) = whole {
             return key.hash(msg);
         }
-        match (&key.material, state) {
+        let n = match &state {
+            State::P1271(h) => h.bytes(),
+            State::P1305(h) => h.bytes(),
+            _ => 0,
+        };
+        match (key.material_for(n), state) {
             (Material::P1271(p), State::P1271(mut h)) => prime_digest(h.finish(p), None),
             (Material::P1305(p), State::P1305(mut h)) => {
                 prime_digest(h.finish(p), key.poly1305_s())

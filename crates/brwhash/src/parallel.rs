@@ -244,7 +244,7 @@ impl Key {
         if !self.splits(src.len()) {
             return sequential(self, src);
         }
-        match self.powers() {
+        match self.powers(src.len() as u64) {
             KeyPowers::P1271(p) => {
                 let v = prime(self, p, src, &|m: &[u8]| self.value_1271(p, m));
                 prime_digest(v, None)
@@ -353,7 +353,7 @@ impl Key {
     /// vecHash2L of 1..=255 components from their sources; None for a key whose powers are
     /// not binary (not vecHash2L).
     fn vector_source(&self, components: &[Source<'_>]) -> Option<Digest> {
-        match self.powers() {
+        match self.powers(0) {
             KeyPowers::G128(x) => Some(vector(self, x, components)),
             KeyPowers::G256(x) => Some(vector(self, x, components)),
             KeyPowers::P1271(_) | KeyPowers::P1305(_) => None,
@@ -366,7 +366,7 @@ impl Key {
         if len < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
             return false;
         }
-        match (self.algorithm().family(), self.powers()) {
+        match (self.algorithm().family(), self.powers(len as u64)) {
             (Family::DecBrwHash(c, _), KeyPowers::P1271(p)) if c > 1 => {
                 dec_streams(self, p).is_some()
             }

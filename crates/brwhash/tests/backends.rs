@@ -660,3 +660,43 @@ fn first_message_without_tables_agrees() {
     }
     println!("{checked} (backend, algorithm, length) cases checked");
 }
+
+/// A prime-field key computes the squarings of messages up to `KEY_SQUARES_BYTES` and the
+/// rest at its first longer message: a key whose squarings serve only 100 bytes
+/// (`Key::with_squares_for`) gives the portable digest of a full key on every backend,
+/// for messages on both sides of that bound, hashed whole and streamed across it, in either
+/// order.
+#[test]
+fn keys_extend_their_squarings_for_longer_messages() {
+    let mut rng = Rng(47);
+    let msg = rng.bytes(40_000);
+    let mut pairs = simd_pairs();
+    pairs.extend(Algorithm::all().into_iter().map(|a| (Backend::Portable, a)));
+    let mut checked = 0;
+    for (b, alg) in pairs {
+        if alg.prime().is_none() {
+            continue;
+        }
+        let key = rng.bytes(alg.key_len());
+        let full = portable(alg, &key);
+        let short = Key::with_squares_for(alg, &key, b, 100).unwrap();
+        let streamed = Key::with_squares_for(alg, &key, b, 100).unwrap();
+        for n in [0, 100, 101, 3000, 40_000, 7] {
+            let m = &msg[..n];
+            let want = full.hash(m);
+            assert_eq!(short.hash(m), want, "{b} {alg} n={n}");
+            let mut h = Hasher::new(&streamed);
+            for piece in m.chunks(61) {
+                h.update(piece).unwrap();
+            }
+            assert_eq!(h.finalize(), want, "{b} {alg} n={n} streamed");
+            assert_eq!(
+                h.into_digest(),
+                want,
+                "{b} {alg} n={n} streamed, into_digest"
+            );
+            checked += 1;
+        }
+    }
+    println!("{checked} (backend, algorithm, length) cases checked");
+}

@@ -168,6 +168,16 @@ impl<F: Field, const S: usize> Powers<F, S> {
         }
     }
 
+    /// The squarings x^(2^j) for j below `n_sq` (at most `S`), continuing the chain past those
+    /// computed (a key's powers for longer messages, `Key::material_for`).
+    pub(crate) fn extend_squares(&mut self, n_sq: usize) {
+        let n_sq = n_sq.min(S);
+        for j in self.n_sq.max(1)..n_sq {
+            self.sq[j] = self.sq[j - 1].square();
+        }
+        self.n_sq = self.n_sq.max(n_sq);
+    }
+
     /// Hash2L's end weights hl[e] = x^2 gamma^e for e < n (at most G), and with `vector`
     /// vecHash2L's h1[e] = x gamma^e too: independent products, after `fill_hg` with gamma.
     #[inline(always)]
