@@ -425,6 +425,7 @@ pub fn svg(r: &Results) -> String {
             (false, crate::suite::Mode::OneShot) => ("7 4", 1.6, false),
             (false, crate::suite::Mode::Key) => ("none", 1.6, false),
             (false, crate::suite::Mode::Stream) => ("1 3", 1.6, false),
+            (false, crate::suite::Mode::NewKey) => ("7 2 1 2", 1.6, false),
         };
         let points: Vec<String> = (0..r.lengths.len())
             .filter(|&l| r.tsc_cpb(i, l).is_finite() && r.tsc_cpb(i, l) > 0.0)

@@ -43,15 +43,20 @@ pub enum Mode {
     /// Key set up once; the message through `Hasher::update` in 4 KiB pieces (the streaming
     /// API's buffering cost).
     Stream,
+    /// `Key::new` and `key.hash(msg)` per call: a one-time key through the `Key` API (as a
+    /// `Mac` per message, or a stream's key), where [`Mode::OneShot`] computes only the
+    /// powers the length needs.
+    NewKey,
 }
 
 impl Mode {
-    /// `one-shot` or `key`.
+    /// `one-shot`, `key`, `stream` or `new-key`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::OneShot => "one-shot",
             Mode::Key => "key",
             Mode::Stream => "stream",
+            Mode::NewKey => "new-key",
         }
     }
 }
@@ -360,6 +365,9 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
             plan.piece
         ));
     }
+    if plan.modes.contains(&Mode::NewKey) {
+        notes.push("new-key rows: Key::new (or Key::with_backend) and key.hash per message".into());
+    }
     if plan.components > 1 && plan.algorithms.iter().any(|a| a.is_vector()) {
         notes.push(format!(
             "vecHash2L rows: each message as {} components of equal length (the last one \
@@ -484,6 +492,33 @@ pub fn prepare(plan: &Plan) -> Result<Prepared, String> {
                         }
                         routines.push(Box::new(move |m: &[u8]| {
                             black_box(stream(&k, m));
+                        }));
+                    }
+                    Mode::NewKey => {
+                        let key = key.clone();
+                        let fresh = move |m: &[u8]| {
+                            let k = match choice {
+                                Some(b) => Key::with_backend(alg, black_box(&key), b),
+                                None => Key::new(alg, black_box(&key)),
+                            }
+                            .ok()?;
+                            if parts > 1 {
+                                with_components(m, parts, |c| k.hash_vector(c)).ok()
+                            } else {
+                                Some(k.hash(m))
+                            }
+                        };
+                        for (&n, want) in check_lens.iter().zip(&expected) {
+                            let msg = crate::pseudo_random_bytes(n as u64, n);
+                            if fresh(&msg).as_ref() != Some(want) {
+                                return Err(format!(
+                                    "{alg} on backend {b}: a new key disagrees with \
+                                     brwhash::hash on a {n}-byte message"
+                                ));
+                            }
+                        }
+                        routines.push(Box::new(move |m: &[u8]| {
+                            black_box(fresh(m));
                         }));
                     }
                     Mode::Key => {

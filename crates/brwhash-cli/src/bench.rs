@@ -96,6 +96,7 @@ fn plan(args: &BenchArgs) -> Result<Plan, Stop> {
         BenchMode::OneShot => vec![Mode::OneShot],
         BenchMode::Key => vec![Mode::Key],
         BenchMode::Stream => vec![Mode::Stream],
+        BenchMode::NewKey => vec![Mode::NewKey],
         BenchMode::Both => vec![Mode::OneShot, Mode::Key],
         BenchMode::All => vec![Mode::OneShot, Mode::Key, Mode::Stream],
     };

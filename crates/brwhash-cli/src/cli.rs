@@ -258,6 +258,9 @@ pub enum BenchMode {
     Key,
     /// Key::new once, the message through Hasher::update in pieces (--piece, 4 KiB)
     Stream,
+    /// Key::new and key.hash(msg) per message: a one-time key through the Key API
+    #[value(name = "new-key")]
+    NewKey,
     /// one-shot and key
     Both,
     /// one-shot, key and stream

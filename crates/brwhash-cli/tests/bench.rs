@@ -176,6 +176,32 @@ fn no_peers_and_one_mode() {
     assert!(!stdout.contains("Ratio to"), "{stdout}");
 }
 
+/// `--mode new-key`: a new key per message (checked against `brwhash::hash` first), one row
+/// per algorithm and backend, with the mode named in the table.
+#[test]
+fn new_key_rows() {
+    let stdout = success_stdout(brwhash().args([
+        "bench",
+        "--quick",
+        "--no-peers",
+        "--mode",
+        "new-key",
+        "--backends",
+        "portable,default",
+        "--alg",
+        "4-decBRWHash1305,Hash2L128",
+        "--lengths",
+        "64",
+    ]));
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("| brwhash "))
+        .collect();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    assert!(rows.iter().all(|l| l.contains(" | new-key |")), "{stdout}");
+    assert!(stdout.contains("new-key rows: Key::new"), "{stdout}");
+}
+
 /// `--components N`: vecHash2L rows hash each message as N components (checked against
 /// `brwhash::hash_vector` before they are measured, in every mode); other rows are unchanged.
 #[test]
