@@ -148,25 +148,33 @@ fn quick_run_prints_the_table_and_writes_json_svg_markdown() {
     assert!(md.contains("| implementation | backend / call | mode | 64 | 1 KiB |"));
 }
 
-#[test]
-fn no_peers_and_one_mode() {
+/// `brwhash bench --quick --no-peers` in one mode: its standard output and the brwhash rows
+/// of its table.
+fn quick_one_mode(mode: &str, backends: &str, algs: &str, lengths: &str) -> (String, Vec<String>) {
     let stdout = success_stdout(brwhash().args([
         "bench",
         "--quick",
         "--no-peers",
         "--mode",
-        "key",
+        mode,
         "--backends",
-        "portable",
+        backends,
         "--alg",
-        "4-Hash1271,polyHash1271",
+        algs,
         "--lengths",
-        "100",
+        lengths,
     ]));
-    let rows: Vec<&str> = stdout
+    let rows = stdout
         .lines()
         .filter(|l| l.starts_with("| brwhash "))
+        .map(String::from)
         .collect();
+    (stdout, rows)
+}
+
+#[test]
+fn no_peers_and_one_mode() {
+    let (stdout, rows) = quick_one_mode("key", "portable", "4-Hash1271,polyHash1271", "100");
     assert_eq!(rows.len(), 2, "{stdout}");
     assert!(
         rows.iter().all(|l| l.contains("| portable | key |")),
@@ -180,23 +188,12 @@ fn no_peers_and_one_mode() {
 /// per algorithm and backend, with the mode named in the table.
 #[test]
 fn new_key_rows() {
-    let stdout = success_stdout(brwhash().args([
-        "bench",
-        "--quick",
-        "--no-peers",
-        "--mode",
+    let (stdout, rows) = quick_one_mode(
         "new-key",
-        "--backends",
         "portable,default",
-        "--alg",
         "4-decBRWHash1305,Hash2L128",
-        "--lengths",
         "64",
-    ]));
-    let rows: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("| brwhash "))
-        .collect();
+    );
     assert_eq!(rows.len(), 4, "{stdout}");
     assert!(rows.iter().all(|l| l.contains(" | new-key |")), "{stdout}");
     assert!(stdout.contains("new-key rows: Key::new"), "{stdout}");
