@@ -622,6 +622,38 @@ fn two_level_streams_across_the_lanes() {
     }
 }
 
+/// Whole d-2LHash and d-Hash messages of 8 to 41 super-blocks: every count mod 8 (the
+/// super-blocks that go before the whole groups of 8 IFMA lanes, in scalar code or on the
+/// lanes), below and above 32 (where every count takes the 8 lanes on a CPU that runs zmm
+/// at full width), with 0, 1, a block, 3 blocks and a byte, and all but one block after
+/// them; keys all-ones and random; with a key and one-shot, against the portable backend.
+#[test]
+fn two_level_eight_lanes_every_remainder() {
+    let mut rng = Rng(23);
+    for (b, alg) in simd_pairs() {
+        let name = alg.to_string();
+        if !(name.contains("-2LHash") || name.contains("-Hash1")) {
+            continue;
+        }
+        let d = u32::from(name.as_bytes()[0] - b'0');
+        let block = if name.ends_with("1271") { 15 } else { 16 };
+        let delta = (1 << d) - 1;
+        let sb = delta * block;
+        let msg = rng.bytes(43 * sb);
+        for key in [vec![0xff; alg.key_len()], rng.bytes(alg.key_len())] {
+            let (fast, slow) = (
+                Key::with_backend(alg, &key, b).unwrap(),
+                portable(alg, &key),
+            );
+            for nsb in 8..=41 {
+                for extra in [0, 1, block, 3 * block + 1, (delta - 1) * block] {
+                    assert_both_ways(&fast, &slow, &key, &msg[..nsb * sb + extra]);
+                }
+            }
+        }
+    }
+}
+
 /// A key builds its tables (SIMD lane powers and weights, c-decBRWHash's short-message
 /// weights) at its second message, so a key's first message takes the ways without them:
 /// for a new key per message, the first message, the same message again (with the tables)

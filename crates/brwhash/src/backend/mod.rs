@@ -1056,6 +1056,26 @@ impl<F: SimdPrime> SimdState<F> {
         (n * ((1 << d) - 1) - 1) * block
     }
 
+    /// Whether a whole d-2LHash (or long d-Hash) message of `len` bytes takes 8 IFMA lanes
+    /// (zmm, `construct::two_level_lanes_halves`) rather than 4: where the CPU runs zmm at
+    /// full width, from 8 super-blocks, but for r = 2 .. 4 super-blocks past whole groups of
+    /// 8 below 32 (r = nsb mod 8: on 8 lanes they take a tree as costly as a group, before
+    /// the groups; 1 or 2 go to scalar code, `construct::twolevel::SCALAR_FRONT`). Measured
+    /// on Zen 5, timing loop, min TSC cycles with a key, 4 lanes vs 8 (at n super-blocks
+    /// and 100 more bytes; 50 for d = 5): 4-Hash1271 n = 8 344 / 282, 9 448 / 376, 10 461 /
+    /// 438, 11 481 / 474, 12 432 / 510, 16 520 / 399, 17 620 / 477, 19 630 / 682, 20 588 /
+    /// 682, 21 692 / 685, 24 689 / 500, 27 799 / 776, 28 757 / 783, 36 919 / 887, 52 1251 /
+    /// 1085; 4-Hash1305 n = 8 360 / 321, 10 481 / 520, 12 442 / 526, 13 552 / 539, 16 519 /
+    /// 435, 20 598 / 640, 24 682 / 539, 36 923 / 854; 5-Hash1271 n = 8 487 / 367, 12 656 /
+    /// 991, 13 1212 / 1007, 16 835 / 578, 24 1163 / 793, 32 1498 / 1007; 3-Hash1305 n = 16
+    /// 370 / 344, 20 409 / 442, 24 448 / 416, 32 526 / 461, 64 845 / 669, 100 1199 / 981.
+    #[inline]
+    fn two_level_eight(d: u8, len: usize) -> bool {
+        let nsb = len.div_ceil(F::BLOCK) / ((1 << d) - 1);
+        let r = nsb % 8;
+        nsb >= 8 && (r <= 1 || r >= 5 || nsb >= 32) && !zmm_in_halves()
+    }
+
     /// The lanes' kernel of a streamed d-2LHash (or long d-Hash) on `backend`, with its lane
     /// count W: `kernel(call)` runs W lanes of Horner in
     /// gamma^W = `step` over whole groups of W super-blocks (`construct::two_level_groups`). `None` when
@@ -1092,6 +1112,14 @@ impl<F: SimdPrime> SimdState<F> {
         match Plan::of(alg, backend)? {
             // SAFETY: `backend` passed `Backend::check` (the caller's key or selection), so
             // the CPU has the entry point's features.
+            #[cfg(target_arch = "x86_64")]
+            Plan::TwoLevel(Lanes::Ifma4) if Self::two_level_eight(d, msg.len()) => {
+                if sq.len() >= crate::construct::lanes_squares::<F>(d, 8, msg.len()) {
+                    Some(unsafe { x86::two_level_ifma8(sq, d, msg) })
+                } else {
+                    Some(unsafe { x86::two_level_key_ifma8(sq[0], d, msg) })
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             Plan::TwoLevel(Lanes::Ifma4)
                 if sq.len() >= crate::construct::lanes_squares::<F>(d, 4, msg.len()) =>

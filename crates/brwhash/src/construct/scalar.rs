@@ -415,7 +415,7 @@ impl<F: PrimeField> Zeroize for Core<F> {
 /// BRW(x; the DELTA pad2 blocks of `bytes`), unreduced: a d-2LHash super-block, straight-line
 /// code.
 #[inline(always)]
-fn super_block<F: PrimeField, const DELTA: usize>(sq: &[F], bytes: &[u8]) -> F::Wide {
+pub(super) fn super_block<F: PrimeField, const DELTA: usize>(sq: &[F], bytes: &[u8]) -> F::Wide {
     let b = F::BLOCK;
     let bytes = &bytes[..DELTA * b];
     // Each block loaded where the tree reads it (`ubrw_at`): an array of the blocks first went

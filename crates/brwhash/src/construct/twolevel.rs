@@ -4,9 +4,9 @@
 //! Horner over the super-block values in gamma = x^(2^d), then
 //! x * Poly(x; that value, the blocks of the final partial super-block, L).
 
-use super::decbrw::Lanes;
+use super::decbrw::{Halves, Lanes};
 use super::polyhash::PolyHash;
-use super::scalar::{end_weight, two_level_shape, two_level_tail};
+use super::scalar::{end_weight, super_block, two_level_shape, two_level_tail};
 use super::{extend_wiping, horner_tail, wipe_vec, Powers};
 use crate::eval::brw::{ubrw_at, BlockAt};
 use crate::eval::{brw_short, Horner};
@@ -164,6 +164,28 @@ impl<F: Field> Zeroize for DHash<F> {
 /// 4 KiB (18) 953 -> 831, 5000 B (22) 1054 -> 932; 5-2LHash1305 5000 B (10) 1462 -> 1203.)
 #[inline(always)]
 pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    two_level_lanes_with::<F, V, AllLanes>(sq, d, msg)
+}
+
+/// [`two_level_lanes`] on the 8 lanes of `V`, folded into its 4-lane half at the end, one
+/// or no super-block before the whole groups in scalar code ([`FoldHalves`]); for messages
+/// of at least 8 super-blocks.
+#[inline(always)]
+pub(crate) fn two_level_lanes_halves<F: PrimeField, V: Halves<F>>(
+    sq: &[F],
+    d: u8,
+    msg: &[u8],
+) -> F {
+    two_level_lanes_with::<F, V, FoldHalves>(sq, d, msg)
+}
+
+/// [`two_level_lanes`] with the start and end `R`.
+#[inline(always)]
+fn two_level_lanes_with<F: PrimeField, V: Lanes<F>, R: Edges<F, V>>(
+    sq: &[F],
+    d: u8,
+    msg: &[u8],
+) -> F {
     // Two instances per d, each with one end: a branch between the two ends in one function
     // cost the scalar end about 10% (4-Hash1271 with a key, 1200 B: 442 -> 516 TSC cycles).
     let (nsb, t) = two_level_shape::<F>(d, msg.len());
@@ -177,16 +199,144 @@ pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: 
         };
     }
     match (d, lane_tail) {
-        (2, false) => lanes_delta::<F, V, 3, false>(sq, msg),
-        (2, true) => lanes_delta::<F, V, 3, true>(sq, msg),
-        (3, false) => lanes_delta::<F, V, 7, false>(sq, msg),
-        (3, true) => lanes_delta::<F, V, 7, true>(sq, msg),
-        (4, false) => lanes_delta::<F, V, 15, false>(sq, msg),
-        (4, true) => lanes_delta::<F, V, 15, true>(sq, msg),
-        (_, false) => lanes_delta::<F, V, 31, false>(sq, msg),
-        (_, true) => lanes_delta::<F, V, 31, true>(sq, msg),
+        (2, false) => lanes_delta::<F, V, R, 3, false>(sq, msg),
+        (2, true) => lanes_delta::<F, V, R, 3, true>(sq, msg),
+        (3, false) => lanes_delta::<F, V, R, 7, false>(sq, msg),
+        (3, true) => lanes_delta::<F, V, R, 7, true>(sq, msg),
+        (4, false) => lanes_delta::<F, V, R, 15, false>(sq, msg),
+        (4, true) => lanes_delta::<F, V, R, 15, true>(sq, msg),
+        (_, false) => lanes_delta::<F, V, R, 31, false>(sq, msg),
+        (_, true) => lanes_delta::<F, V, R, 31, true>(sq, msg),
     }
 }
+
+/// How [`lanes_delta`] starts and ends: the super-blocks before its whole groups, and the
+/// end from the lanes' Horner values.
+trait Edges<F: PrimeField, V: Lanes<F>> {
+    /// From the lanes' Horner values `acc` (n lanes in use: lane j weighted by
+    /// gamma^(n-1-j)) to the digest, with the blocks after the super-blocks (from `sb.1` of
+    /// `msg`; `sb.0` = DELTA) and L.
+    fn end<const LANE_TAIL: bool>(
+        sq: &[F],
+        msg: &[u8],
+        sb: (usize, usize),
+        n: usize,
+        acc: V::Wide,
+    ) -> F;
+
+    /// The BRW trees of the r (1 .. W - 1) super-blocks of DELTA blocks that start `msg`
+    /// (which goes on after them), reduced, in lanes W - r .. W, zero below, or any value
+    /// whose weighted lane sum is theirs; `sq[j]` = x^(2^j) and `sqv` their splats, j < d.
+    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V;
+}
+
+/// On the lanes of `V`.
+struct AllLanes;
+
+impl<F: PrimeField, V: Lanes<F>> Edges<F, V> for AllLanes {
+    #[inline(always)]
+    fn end<const LANE_TAIL: bool>(
+        sq: &[F],
+        msg: &[u8],
+        sb: (usize, usize),
+        n: usize,
+        acc: V::Wide,
+    ) -> F {
+        lanes_end::<F, V, LANE_TAIL>(sq, msg, sb, n, acc)
+    }
+
+    #[inline(always)]
+    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V {
+        // One super-block in scalar code (measured at `SCALAR_FRONT`: on 4 lanes, min TSC
+        // cycles with a key, n super-blocks and 100 bytes more, lanes -> scalar, Zen 5:
+        // 4-Hash1271 n = 5 403 -> 347, 9 490 -> 435, 13 578 -> 520; 5-Hash1271 (50 bytes
+        // more) n = 9 1043 -> 737, 13 1212 -> 955, 17 1400 -> 1124; with 2 scalar, n = 10
+        // 500 -> 601 for 4-Hash1271).
+        if r <= 1 {
+            scalar_front::<F, V, DELTA>(sq, msg, r)
+        } else {
+            lanes_front::<F, V, DELTA>(sqv, msg, r)
+        }
+    }
+}
+
+/// The 8 lanes of `V` folded into its 4-lane half first (lane k times gamma^4 plus lane
+/// k + 4: one product), which then ends as 4 lanes do: half the lane weights and a 4-lane
+/// tail. For whole groups only (n = 8).
+struct FoldHalves;
+
+impl<F: PrimeField, V: Halves<F>> Edges<F, V> for FoldHalves {
+    #[inline(always)]
+    fn end<const LANE_TAIL: bool>(
+        sq: &[F],
+        msg: &[u8],
+        sb: (usize, usize),
+        n: usize,
+        acc: V::Wide,
+    ) -> F {
+        let h = <V::Half as Lanes<F>>::W;
+        debug_assert!(n == V::W && V::W == 2 * h);
+        let d = (sb.0 + 1).trailing_zeros() as usize;
+        let lo = <V::Half as Field>::reduce(V::upper_wide(V::low_to_high(acc)));
+        let folded = lo.mul_acc(V::Half::splat(sq[d + 2]), V::upper_wide(acc));
+        lanes_end::<F, V::Half, LANE_TAIL>(sq, msg, sb, h, folded)
+    }
+
+    #[inline(always)]
+    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V {
+        if r > SCALAR_FRONT {
+            lanes_front::<F, V, DELTA>(sqv, msg, r)
+        } else {
+            scalar_front::<F, V, DELTA>(sq, msg, r)
+        }
+    }
+}
+
+/// [`Edges::front`] on the lanes: r of them loaded, one tree per lane.
+#[inline(always)]
+fn lanes_front<F: PrimeField, V: Lanes<F>, const DELTA: usize>(
+    sqv: &[V],
+    msg: &[u8],
+    r: usize,
+) -> V {
+    let u = ubrw_at::<V, [V], DELTA>(sqv, &Strided::<F, V, DELTA, FRONT>(msg, r, PhantomData), 0);
+    V::reduce(u).shift_up(V::W - r)
+}
+
+/// [`Edges::front`] in scalar code, whose products run beside the lanes' (a tree on the lanes
+/// costs as much as a whole group): the r values' Horner in gamma, in the last lane (whose
+/// weight is gamma^0).
+#[inline(always)]
+fn scalar_front<F: PrimeField, V: Lanes<F>, const DELTA: usize>(
+    sq: &[F],
+    msg: &[u8],
+    r: usize,
+) -> V {
+    let d = (DELTA + 1).trailing_zeros() as usize;
+    let sb = DELTA * F::BLOCK;
+    let mut v = F::ZERO;
+    for k in 0..r {
+        let u = super_block::<F, DELTA>(sq, &msg[k * sb..(k + 1) * sb]);
+        v = F::reduce(if k == 0 {
+            u
+        } else {
+            F::wide_add(v.mul_wide(sq[d]), u)
+        });
+    }
+    let mut lanes = [F::ZERO; 16];
+    lanes[V::W - 1] = v;
+    let out = V::from_lanes(&lanes[..V::W]);
+    lanes.zeroize();
+    v.zeroize();
+    out
+}
+
+/// Most super-blocks that [`FoldHalves`] hashes before its groups in scalar code. Zen 5,
+/// 4-Hash1271 with a key, min TSC cycles of 3 alternating runs at 8 + r super-blocks and
+/// 100 bytes more, r = 1 / 2 / 3 / 4, the rest on the lanes: none in scalar code 455 / 468
+/// / 474 / 513, up to 2 376 / 438 / 474 / 510, up to 3 367 / 422 / 487 / 510, up to 4 364 /
+/// 425 / 484 / 542.
+const SCALAR_FRONT: usize = 2;
 
 /// The squarings x^(2^j) that [`two_level_lanes`] reads for a message of `len` bytes on W
 /// lanes (j below the count returned): j < d in the trees, up to gamma = x^(2^d) in the
@@ -299,7 +449,13 @@ fn flat_load<F: PrimeField, V: Lanes<F>>(bytes: &[u8], at: usize, stride: usize)
 
 /// [`two_level_lanes`] for super-blocks of DELTA = 2^d - 1 blocks.
 #[inline(always)]
-fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: bool>(
+fn lanes_delta<
+    F: PrimeField,
+    V: Lanes<F>,
+    R: Edges<F, V>,
+    const DELTA: usize,
+    const LANE_TAIL: bool,
+>(
     sq: &[F],
     msg: &[u8],
 ) -> F {
@@ -308,7 +464,7 @@ fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: 
     let lg_w = V::W.trailing_zeros() as usize;
     let sb = DELTA * b;
     let group = V::W * sb;
-    let (nsb, t) = two_level_shape::<F>(d as u8, msg.len());
+    let (nsb, _) = two_level_shape::<F>(d as u8, msg.len());
     debug_assert!(nsb >= 1 && sq.len() >= lanes_squares::<F>(d as u8, V::W, msg.len()));
     // Bytes of the complete super-blocks (the last may end with the short last block).
     let sb_bytes = (nsb * sb).min(msg.len());
@@ -330,12 +486,7 @@ fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: 
         // The r first super-blocks, whole and followed by at least a group: plain loads.
         // (No closure here: SIMD code must inline whole into its `#[target_feature]` caller.)
         let front = if r > 0 {
-            let u = ubrw_at::<V, [V], DELTA>(
-                &sqv[..d],
-                &Strided::<F, V, DELTA, FRONT>(msg, r, PhantomData),
-                0,
-            );
-            Some(V::reduce(u).shift_up(V::W - r))
+            Some(R::front::<DELTA>(sq, &sqv[..d], msg, r))
         } else {
             None
         };
@@ -352,6 +503,20 @@ fn lanes_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize, const LANE_TAIL: 
         }
         (acc, V::W)
     };
+    R::end::<LANE_TAIL>(sq, msg, (DELTA, sb_bytes), n, acc)
+}
+
+/// [`AllLanes`]' end of [`lanes_delta`]; `sb` = (DELTA, the super-blocks' bytes).
+#[inline(always)]
+fn lanes_end<F: PrimeField, V: Lanes<F>, const LANE_TAIL: bool>(
+    sq: &[F],
+    msg: &[u8],
+    (delta, sb_bytes): (usize, usize),
+    n: usize,
+    acc: V::Wide,
+) -> F {
+    let d = (delta + 1).trailing_zeros() as usize;
+    let (_, t) = two_level_shape::<F>(d as u8, msg.len());
     // The end after the trees: before them, its chain of dependent products held the
     // reorder buffer while the trees waited (4-Hash1271 with a key, TSC cycles per message:
     // 4 KiB 942 -> 757, 5000 B 1040 -> 849; computing the lanes' weights first was slower too).
@@ -523,13 +688,33 @@ impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const MODE: u8> BlockAt<V>
 /// registers (a one-shot message's).
 #[inline(always)]
 pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
+    two_level_lanes_key_with::<F, V, AllLanes>(x, d, msg)
+}
+
+/// [`two_level_lanes_halves`] from the key `x` alone.
+#[inline(always)]
+pub(crate) fn two_level_lanes_halves_key<F: PrimeField, V: Halves<F>>(
+    x: F,
+    d: u8,
+    msg: &[u8],
+) -> F {
+    two_level_lanes_key_with::<F, V, FoldHalves>(x, d, msg)
+}
+
+/// [`two_level_lanes_key`] with the start and end `R`.
+#[inline(always)]
+fn two_level_lanes_key_with<F: PrimeField, V: Lanes<F>, R: Edges<F, V>>(
+    x: F,
+    d: u8,
+    msg: &[u8],
+) -> F {
     let n = lanes_squares::<F>(d, V::W, msg.len());
     let mut sq = [F::ZERO; 10];
     sq[0] = x;
     for j in 1..n {
         sq[j] = sq[j - 1].square();
     }
-    let v = two_level_lanes::<F, V>(&sq[..n], d, msg);
+    let v = two_level_lanes_with::<F, V, R>(&sq[..n], d, msg);
     sq.zeroize();
     v
 }
