@@ -1057,8 +1057,9 @@ impl<F: SimdPrime> SimdState<F> {
     }
 
     /// Whether a whole d-2LHash (or long d-Hash) message of `len` bytes takes 8 IFMA lanes
-    /// (zmm, `construct::two_level_lanes_halves`) rather than 4: where the CPU runs zmm at
-    /// full width, from 8 super-blocks, but for r = 2 .. 4 super-blocks past whole groups of
+    /// (zmm, `construct::two_level_lanes_halves`) rather than 4: for d >= 3 (the measured
+    /// ones) where the CPU runs zmm at full width, from 8 super-blocks, but for r = 2 .. 4
+    /// super-blocks past whole groups of
     /// 8 below 32 (r = nsb mod 8: on 8 lanes they take a tree as costly as a group, before
     /// the groups; 1 or 2 go to scalar code, `construct::twolevel::SCALAR_FRONT`). Measured
     /// on Zen 5, timing loop, min TSC cycles with a key, 4 lanes vs 8 (at n super-blocks
@@ -1073,7 +1074,7 @@ impl<F: SimdPrime> SimdState<F> {
     fn two_level_eight(d: u8, len: usize) -> bool {
         let nsb = len.div_ceil(F::BLOCK) / ((1 << d) - 1);
         let r = nsb % 8;
-        nsb >= 8 && (r <= 1 || r >= 5 || nsb >= 32) && !zmm_in_halves()
+        d >= 3 && nsb >= 8 && (r <= 1 || r >= 5 || nsb >= 32) && !zmm_in_halves()
     }
 
     /// The lanes' kernel of a streamed d-2LHash (or long d-Hash) on `backend`, with its lane
@@ -1114,10 +1115,21 @@ impl<F: SimdPrime> SimdState<F> {
             // the CPU has the entry point's features.
             #[cfg(target_arch = "x86_64")]
             Plan::TwoLevel(Lanes::Ifma4) if Self::two_level_eight(d, msg.len()) => {
-                if sq.len() >= crate::construct::lanes_squares::<F>(d, 8, msg.len()) {
+                let n = crate::construct::lanes_squares::<F>(d, 8, msg.len());
+                if sq.len() >= n {
                     Some(unsafe { x86::two_level_ifma8(sq, d, msg) })
                 } else {
-                    Some(unsafe { x86::two_level_key_ifma8(sq[0], d, msg) })
+                    // From the key alone: its squarings first (one entry point for both: the
+                    // 8 lanes' code is large, and from 8 super-blocks the loads of the
+                    // squarings cost nothing measurable).
+                    let mut all = [F::ZERO; 10];
+                    all[0] = sq[0];
+                    for j in 1..n {
+                        all[j] = all[j - 1].square();
+                    }
+                    let v = unsafe { x86::two_level_ifma8(&all[..n], d, msg) };
+                    zeroize::Zeroize::zeroize(&mut all);
+                    Some(v)
                 }
             }
             #[cfg(target_arch = "x86_64")]

@@ -40,8 +40,8 @@ use decbrw::DecBrw;
 use polyhash::PolyHash;
 use std::sync::OnceLock;
 pub(crate) use twolevel::{
-    lanes_squares, two_level_groups, two_level_lanes, two_level_lanes_halves,
-    two_level_lanes_halves_key, two_level_lanes_key, GroupsCall,
+    lanes_squares, two_level_groups, two_level_lanes, two_level_lanes_halves, two_level_lanes_key,
+    GroupsCall,
 };
 use twolevel::{DHash, TwoL};
 use zeroize::Zeroize;

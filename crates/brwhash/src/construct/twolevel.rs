@@ -168,15 +168,32 @@ pub(crate) fn two_level_lanes<F: PrimeField, V: Lanes<F>>(sq: &[F], d: u8, msg: 
 }
 
 /// [`two_level_lanes`] on the 8 lanes of `V`, folded into its 4-lane half at the end, one
-/// or no super-block before the whole groups in scalar code ([`FoldHalves`]); for messages
-/// of at least 8 super-blocks.
+/// or no super-block before the whole groups in scalar code ([`FoldHalves`]); for d >= 3
+/// and messages of at least 8 super-blocks.
 #[inline(always)]
 pub(crate) fn two_level_lanes_halves<F: PrimeField, V: Halves<F>>(
     sq: &[F],
     d: u8,
     msg: &[u8],
 ) -> F {
-    two_level_lanes_with::<F, V, FoldHalves>(sq, d, msg)
+    // (d >= 3 only: `SimdState::two_level_eight`; d = 2 would take a 4-lane tree's code.)
+    let (_, t) = two_level_shape::<F>(d, msg.len());
+    match (d, t >= lane_tail_from::<F>()) {
+        (3, false) => lanes_delta::<F, V, FoldHalves, 7, false>(sq, msg),
+        (3, true) => lanes_delta::<F, V, FoldHalves, 7, true>(sq, msg),
+        (4, false) => lanes_delta::<F, V, FoldHalves, 15, false>(sq, msg),
+        (4, true) => lanes_delta::<F, V, FoldHalves, 15, true>(sq, msg),
+        (5, false) => lanes_delta::<F, V, FoldHalves, 31, false>(sq, msg),
+        (5, true) => lanes_delta::<F, V, FoldHalves, 31, true>(sq, msg),
+        _ => two_level_elsewhere(sq[0], d, msg),
+    }
+}
+
+/// d-2LHash in scalar code, out of line (the 8 lanes' entry point is not for d = 2; no
+/// second copy of a tree's code in it).
+#[inline(never)]
+fn two_level_elsewhere<F: PrimeField>(x: F, d: u8, msg: &[u8]) -> F {
+    super::scalar::two_level_key(x, d, msg).unwrap_or(F::ZERO)
 }
 
 /// [`two_level_lanes`] with the start and end `R`.
@@ -688,33 +705,18 @@ impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const MODE: u8> BlockAt<V>
 /// registers (a one-shot message's).
 #[inline(always)]
 pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
-    two_level_lanes_key_with::<F, V, AllLanes>(x, d, msg)
+    two_level_lanes_key_with::<F, V>(x, d, msg)
 }
 
-/// [`two_level_lanes_halves`] from the key `x` alone.
 #[inline(always)]
-pub(crate) fn two_level_lanes_halves_key<F: PrimeField, V: Halves<F>>(
-    x: F,
-    d: u8,
-    msg: &[u8],
-) -> F {
-    two_level_lanes_key_with::<F, V, FoldHalves>(x, d, msg)
-}
-
-/// [`two_level_lanes_key`] with the start and end `R`.
-#[inline(always)]
-fn two_level_lanes_key_with<F: PrimeField, V: Lanes<F>, R: Edges<F, V>>(
-    x: F,
-    d: u8,
-    msg: &[u8],
-) -> F {
+fn two_level_lanes_key_with<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
     let n = lanes_squares::<F>(d, V::W, msg.len());
     let mut sq = [F::ZERO; 10];
     sq[0] = x;
     for j in 1..n {
         sq[j] = sq[j - 1].square();
     }
-    let v = two_level_lanes_with::<F, V, R>(&sq[..n], d, msg);
+    let v = two_level_lanes::<F, V>(&sq[..n], d, msg);
     sq.zeroize();
     v
 }

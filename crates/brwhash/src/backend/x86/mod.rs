@@ -166,16 +166,10 @@ pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
 }
 
 /// [`two_level_ifma4`] on 8 IFMA lanes (zmm) folded into 4 at the end, with x^(2^j) for
-/// j <= d + 3; for messages of at least 8 super-blocks.
+/// j <= d + 3; for d >= 3 and messages of at least 8 super-blocks.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
 pub(crate) fn two_level_ifma8<F: X86Lanes>(sq: &[F], d: u8, msg: &[u8]) -> F {
     crate::construct::two_level_lanes_halves::<F, F::I8>(sq, d, msg)
-}
-
-/// [`two_level_ifma8`] from the key alone (one-shot).
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
-pub(crate) fn two_level_key_ifma8<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
-    crate::construct::two_level_lanes_halves_key::<F, F::I8>(x, d, msg)
 }
 
 /// Whole groups of 4 super-blocks into 4 IFMA lanes of Horner in gamma^4
