@@ -8,6 +8,19 @@ mod common;
 use brwhash::{Algorithm, Backend, Hasher, Key};
 use common::Rng;
 
+/// The [`simd_pairs`] of d-2LHash and d-Hash, with d and the block size in bytes.
+fn two_level_pairs() -> Vec<(Backend, Algorithm, u32, usize)> {
+    simd_pairs()
+        .into_iter()
+        .filter_map(|(b, alg)| {
+            let name = alg.to_string();
+            let two_level = name.contains("-2LHash") || name.contains("-Hash1");
+            let block = if name.ends_with("1271") { 15 } else { 16 };
+            two_level.then(|| (b, alg, u32::from(name.as_bytes()[0] - b'0'), block))
+        })
+        .collect()
+}
+
 /// (backend, algorithm) pairs that can run here, other than portable.
 fn simd_pairs() -> Vec<(Backend, Algorithm)> {
     let mut pairs = Vec::new();
@@ -559,13 +572,7 @@ fn hash2l_streams_end_after_the_lanes() {
 #[test]
 fn two_level_streams_across_the_lanes() {
     let mut rng = Rng(11);
-    for (b, alg) in simd_pairs() {
-        let name = alg.to_string();
-        if !(name.contains("-2LHash") || name.contains("-Hash1")) {
-            continue;
-        }
-        let d = u32::from(name.as_bytes()[0] - b'0');
-        let block = if name.ends_with("1271") { 15 } else { 16 };
+    for (b, alg, d, block) in two_level_pairs() {
         let sb = ((1 << d) - 1) * block;
         let switch = if d >= 4 { 8 } else { 16 };
         let key = rng.bytes(alg.key_len());
@@ -630,13 +637,7 @@ fn two_level_streams_across_the_lanes() {
 #[test]
 fn two_level_eight_lanes_every_remainder() {
     let mut rng = Rng(23);
-    for (b, alg) in simd_pairs() {
-        let name = alg.to_string();
-        if !(name.contains("-2LHash") || name.contains("-Hash1")) {
-            continue;
-        }
-        let d = u32::from(name.as_bytes()[0] - b'0');
-        let block = if name.ends_with("1271") { 15 } else { 16 };
+    for (b, alg, d, block) in two_level_pairs() {
         let delta = (1 << d) - 1;
         let sb = delta * block;
         let msg = rng.bytes(43 * sb);

@@ -705,11 +705,6 @@ impl<F: PrimeField, V: Lanes<F>, const DELTA: usize, const MODE: u8> BlockAt<V>
 /// registers (a one-shot message's).
 #[inline(always)]
 pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
-    two_level_lanes_key_with::<F, V>(x, d, msg)
-}
-
-#[inline(always)]
-fn two_level_lanes_key_with<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: &[u8]) -> F {
     let n = lanes_squares::<F>(d, V::W, msg.len());
     let mut sq = [F::ZERO; 10];
     sq[0] = x;
