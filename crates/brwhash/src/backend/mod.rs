@@ -571,6 +571,13 @@ fn two_level_groups_ifma4<F: SimdPrime>(call: crate::construct::GroupsCall<'_, F
     unsafe { x86::two_level_groups_ifma4(call) }
 }
 
+/// [`TwoLevelKernel`] on 8 IFMA lanes (zmm).
+#[cfg(target_arch = "x86_64")]
+fn two_level_groups_ifma8<F: SimdPrime>(call: crate::construct::GroupsCall<'_, F>) {
+    // SAFETY: as for `two_level_groups_ifma4`: the same backend's features.
+    unsafe { x86::two_level_groups_ifma8(call) }
+}
+
 /// Declares the SIMD states and their dispatch to the `#[target_feature]` entry points.
 macro_rules! simd_states {
     ($( $variant:ident: $plan:pat => $state:ident<$lanes:ident>, $update:ident, $finish:ident, $one_shot:ident, $wipe:ident; )*) => {
@@ -1089,6 +1096,17 @@ impl<F: SimdPrime> SimdState<F> {
             return None;
         }
         match Plan::of(alg, backend)? {
+            // 8 lanes where whole messages take them (`two_level_eight`: d >= 3, zmm at
+            // full width).
+            #[cfg(target_arch = "x86_64")]
+            Plan::TwoLevel(Lanes::Ifma4)
+                if matches!(
+                    alg.family(),
+                    Family::TwoLHash(3.., _) | Family::DHash(3.., _)
+                ) && !zmm_in_halves() =>
+            {
+                Some((two_level_groups_ifma8::<F>, 8))
+            }
             #[cfg(target_arch = "x86_64")]
             Plan::TwoLevel(Lanes::Ifma4) => Some((two_level_groups_ifma4::<F>, 4)),
             _ => None,

@@ -90,10 +90,10 @@ fn lanes_from(d: u8) -> u64 {
 }
 
 /// Most lanes of a d-2LHash kernel.
-const MAX_W: usize = 4;
+const MAX_W: usize = 8;
 
-/// Largest group of super-blocks for the lanes: 4 of 31 blocks of 16 bytes.
-const GROUP_BYTES: usize = 4 * 31 * 16;
+/// Largest group of super-blocks for the lanes: 8 of 31 blocks of 16 bytes.
+const GROUP_BYTES: usize = MAX_W * 31 * 16;
 
 impl<F: PrimeField> Groups<F> {
     /// Going on from the super-blocks so far (`outer`).

@@ -179,6 +179,12 @@ pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(call: crate::construct::Groups
     crate::construct::two_level_groups::<F, F::I4>(call)
 }
 
+/// [`two_level_groups_ifma4`] on 8 IFMA lanes (zmm): groups of 8 super-blocks.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
+pub(crate) fn two_level_groups_ifma8<F: X86Lanes>(call: crate::construct::GroupsCall<'_, F>) {
+    crate::construct::two_level_groups::<F, F::I8>(call)
+}
+
 /// Entry points: each compiles a construction's hot path with the backend's features; the
 /// one-shot entry keeps the state on its stack (a boxed state is a 64-byte-aligned heap
 /// allocation, which glibc serves slowly: about 300 TSC cycles per message). `$wipe` zeroizes
