@@ -241,16 +241,33 @@ trait Edges<F: PrimeField, V: Lanes<F>> {
         acc: V::Wide,
     ) -> F;
 
+    /// Most super-blocks before the whole groups that go to scalar code.
+    const SCALAR_FRONT: usize;
+
     /// The BRW trees of the r (1 .. W - 1) super-blocks of DELTA blocks that start `msg`
     /// (which goes on after them), reduced, in lanes W - r .. W, zero below, or any value
     /// whose weighted lane sum is theirs; `sq[j]` = x^(2^j) and `sqv` their splats, j < d.
-    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V;
+    #[inline(always)]
+    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V {
+        if r <= Self::SCALAR_FRONT {
+            scalar_front::<F, V, DELTA>(sq, msg, r)
+        } else {
+            lanes_front::<F, V, DELTA>(sqv, msg, r)
+        }
+    }
 }
 
 /// On the lanes of `V`.
 struct AllLanes;
 
 impl<F: PrimeField, V: Lanes<F>> Edges<F, V> for AllLanes {
+    // One super-block in scalar code (measured at `FoldHalves`' limit: on 4 lanes, min TSC
+    // cycles with a key, n super-blocks and 100 bytes more, lanes -> scalar, Zen 5:
+    // 4-Hash1271 n = 5 403 -> 347, 9 490 -> 435, 13 578 -> 520; 5-Hash1271 (50 bytes
+    // more) n = 9 1043 -> 737, 13 1212 -> 955, 17 1400 -> 1124; with 2 scalar, n = 10
+    // 500 -> 601 for 4-Hash1271).
+    const SCALAR_FRONT: usize = 1;
+
     #[inline(always)]
     fn end<const LANE_TAIL: bool>(
         sq: &[F],
@@ -261,20 +278,6 @@ impl<F: PrimeField, V: Lanes<F>> Edges<F, V> for AllLanes {
     ) -> F {
         lanes_end::<F, V, LANE_TAIL>(sq, msg, sb, n, acc)
     }
-
-    #[inline(always)]
-    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V {
-        // One super-block in scalar code (measured at `SCALAR_FRONT`: on 4 lanes, min TSC
-        // cycles with a key, n super-blocks and 100 bytes more, lanes -> scalar, Zen 5:
-        // 4-Hash1271 n = 5 403 -> 347, 9 490 -> 435, 13 578 -> 520; 5-Hash1271 (50 bytes
-        // more) n = 9 1043 -> 737, 13 1212 -> 955, 17 1400 -> 1124; with 2 scalar, n = 10
-        // 500 -> 601 for 4-Hash1271).
-        if r <= 1 {
-            scalar_front::<F, V, DELTA>(sq, msg, r)
-        } else {
-            lanes_front::<F, V, DELTA>(sqv, msg, r)
-        }
-    }
 }
 
 /// The 8 lanes of `V` folded into its 4-lane half first (lane k times gamma^4 plus lane
@@ -283,6 +286,8 @@ impl<F: PrimeField, V: Lanes<F>> Edges<F, V> for AllLanes {
 struct FoldHalves;
 
 impl<F: PrimeField, V: Halves<F>> Edges<F, V> for FoldHalves {
+    const SCALAR_FRONT: usize = SCALAR_FRONT;
+
     #[inline(always)]
     fn end<const LANE_TAIL: bool>(
         sq: &[F],
@@ -297,15 +302,6 @@ impl<F: PrimeField, V: Halves<F>> Edges<F, V> for FoldHalves {
         let lo = <V::Half as Field>::reduce(V::upper_wide(V::low_to_high(acc)));
         let folded = lo.mul_acc(V::Half::splat(sq[d + 2]), V::upper_wide(acc));
         lanes_end::<F, V::Half, LANE_TAIL>(sq, msg, sb, h, folded)
-    }
-
-    #[inline(always)]
-    fn front<const DELTA: usize>(sq: &[F], sqv: &[V], msg: &[u8], r: usize) -> V {
-        if r > SCALAR_FRONT {
-            lanes_front::<F, V, DELTA>(sqv, msg, r)
-        } else {
-            scalar_front::<F, V, DELTA>(sq, msg, r)
-        }
     }
 }
 
