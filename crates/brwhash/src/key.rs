@@ -1640,11 +1640,11 @@ pub(crate) fn one_shot_clmul(
         let n_hg = crate::construct::gamma_powers_needed(vector, key.len(), longest);
         let digest = if field == BinField::Gf256 {
             let mut p = Powers::empty();
-            clmul256::fill_powers(&mut p, key, n_sq, gamma, n_hg, n_end, vector);
+            clmul256::fill_powers(&mut p, key, n_sq, gamma, n_hg, n_end, vector, false);
             binary_digest(clmul256_value(&p, backend, vector, components))
         } else {
             let mut p = Powers::empty();
-            clmul128::fill_powers(&mut p, key, n_sq, gamma, n_hg, n_end, vector);
+            clmul128::fill_powers(&mut p, key, n_sq, gamma, n_hg, n_end, vector, false);
             binary_digest(clmul128_value(&p, backend, vector, components))
         };
         Ok(Some(digest))

@@ -1554,13 +1554,15 @@ macro_rules! clmul_module {
                 vector: bool,
             ) -> Box<BinPowers<$field>> {
                 let mut p = Box::new(BinPowers::empty());
-                fill_powers(&mut p, key, n_sq, gamma_log, crate::eval::G, n_end, vector);
+                let g = crate::eval::G;
+                fill_powers(&mut p, key, n_sq, gamma_log, g, n_end, vector, true);
                 p
             }
 
             /// The powers of the key x (`key`, its bytes) into `p` (from `Powers::empty`):
             /// `n_sq` squarings, gamma = x^(2^gamma_log) and `n_hg` of its powers, `n_end`
-            /// end weights. A one-shot call keeps them on its stack.
+            /// end weights, and with them x^3 if `x3` (`Powers::fill_end_x3`). A one-shot call
+            /// keeps them on its stack.
             #[allow(clippy::too_many_arguments)]
             pub(crate) fn fill_powers(
                 p: &mut BinPowers<$field>,
@@ -1570,8 +1572,9 @@ macro_rules! clmul_module {
                 n_hg: usize,
                 n_end: usize,
                 vector: bool,
+                x3: bool,
             ) {
-                unsafe { x86::$powers(p, key, n_sq, gamma_log, n_hg, n_end, vector) }
+                unsafe { x86::$powers(p, key, n_sq, gamma_log, n_hg, n_end, vector, x3) }
             }
 
             pub(crate) fn one_shot(p: &BinPowers<$field>, msg: &[u8]) -> $field {

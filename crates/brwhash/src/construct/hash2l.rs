@@ -195,11 +195,10 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
         return hash2l_one_shot(p, msg);
     }
     let mut sq = splat_squares::<F, V>(p);
-    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
-    let mut ssum = p.x().mul_wide(length);
-    let sum = weighted_super_blocks::<F, V>(p, &sq, msg, p.hl(), &mut ssum);
+    let mut ssum = p.x().mul_wide_u64((msg.len() as u64).wrapping_mul(8));
+    let sum = weighted_super_blocks::<F, V>(p, &sq, msg, p.hl(), true, &mut ssum);
     wipe_squares(&mut sq);
-    lanes_total::<F, V>(sum).add(F::reduce(ssum))
+    lanes_total_with::<F, V>(sum, ssum)
 }
 
 /// vecHash2L of `components` in the lanes of `V` (VPCLMULQDQ), no streaming state: each
@@ -256,8 +255,8 @@ pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
             };
             F::reduce(F::wide_add(ssum, v))
         } else {
-            let sum = weighted_super_blocks::<F, V>(p, &sq, c, table, &mut ssum);
-            lanes_total::<F, V>(sum).add(F::reduce(ssum))
+            let sum = weighted_super_blocks::<F, V>(p, &sq, c, table, last, &mut ssum);
+            lanes_total_with::<F, V>(sum, ssum)
         };
         acc = value;
     }
@@ -283,6 +282,26 @@ fn gamma_weight<F: BinaryField>(p: &BinPowers<F>, table: &[F], s: usize) -> F {
     w
 }
 
+/// x^3 = `hl[0] x` (`hl`) or x^2 = `h1[0] x`: the end-weight table's first entry times x,
+/// from the key's powers of x (`Powers::fill_end_weights`), computed if the key lacks them.
+#[inline(always)]
+fn end_x<F: BinaryField>(p: &BinPowers<F>, hl: bool) -> F {
+    match (p.hx(), hl) {
+        ([_, _, x3, ..], true) => *x3,
+        (_, true) => p.hl()[0].mul(p.x()),
+        (_, false) => p.sq[1],
+    }
+}
+
+/// The sum of the lanes of `sum` and of `ssum` (the xmm side's), reduced.
+#[inline(always)]
+fn lanes_total_with<F: BinaryField, V: BinLanes<F>>(sum: V::Wide, ssum: F::Wide) -> F {
+    match V::join_wide(sum, ssum) {
+        Some(joined) => lanes_total::<F, V>(joined),
+        None => lanes_total::<F, V>(sum).add(F::reduce(ssum)),
+    }
+}
+
 /// The sum of the lanes of `sum`, reduced.
 #[inline(always)]
 fn lanes_total<F: BinaryField, V: BinLanes<F>>(sum: V::Wide) -> F {
@@ -306,6 +325,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
     sq: &[V; 5],
     msg: &[u8],
     table: &[F],
+    hl: bool,
     ssum: &mut F::Wide,
 ) -> V::Wide {
     const { assert!(V::W == 4) };
@@ -334,7 +354,7 @@ fn weighted_super_blocks<F: BinaryField, V: BinLanes<F>>(
         acc.zeroize();
         step.zeroize();
     }
-    V::wide_add(sum, weighted_rest::<F, V>(p, sq, rest, table, ssum))
+    V::wide_add(sum, weighted_rest::<F, V>(p, sq, rest, table, hl, ssum))
 }
 
 /// The lanes' Horner value `acc` (lane l weighs gamma^(W-1-l)) before t more super-blocks,
@@ -355,13 +375,15 @@ fn lanes_weighted<F: BinaryField, V: BinLanes<F>>(acc: V, table: &[F], t: usize)
 /// The last t = `rest.len().div_ceil(31 blocks)` (at most W) super-blocks of a message
 /// (`rest`, the last possibly short), super-block i weighed by `table[t - 1 - i]`: lanes
 /// whose sum is theirs, and the short one's in xmm added to `ssum` below
-/// [`short_tree_from`] blocks.
+/// [`short_tree_from`] blocks (1 to 3 blocks in a lane product). `hl`: `table` is
+/// `Powers::hl` (else `Powers::h1`).
 #[inline(always)]
 fn weighted_rest<F: BinaryField, V: BinLanes<F>>(
     p: &BinPowers<F>,
     sq: &[V; 5],
     rest: &[u8],
     table: &[F],
+    hl: bool,
     ssum: &mut F::Wide,
 ) -> V::Wide {
     let sb = ETA * F::BYTES;
@@ -406,11 +428,22 @@ fn weighted_rest<F: BinaryField, V: BinLanes<F>>(
             // cycles more), the weight folded in (`weighted_brw`).
             *ssum = F::wide_add(*ssum, weighted_brw(p, short, r, w));
         } else {
+            // 1..=3 blocks: w BRW as one lane product beside the trees', in place of an xmm
+            // product, its reduction and the weight's product (2 blocks: m_0 (w x) + m_1 w,
+            // both linear; 3 blocks: the BRW value reduced, times w).
             let mut ms = [F::ZERO; 3];
             for (m, block) in ms.iter_mut().zip(short.chunks(F::BYTES)) {
                 *m = F::from_bytes(block);
             }
-            *ssum = F::wide_add(*ssum, brw_short(&p.sq, &ms[..r]).mul_wide(w));
+            // Built in registers, not in arrays (wiped, they went through memory, and the
+            // wide loads of the narrow stores stalled: 1 KiB 81 -> 94 TSC cycles).
+            const { assert!(V::W == 4) };
+            let z = F::ZERO;
+            let (c, k) = match r {
+                2 => ([ms[0], ms[1], z, z], [end_x(p, hl), w, z, z]),
+                _ => ([brw_short(&p.sq, &ms[..r]), z, z, z], [w, z, z, z]),
+            };
+            sum = V::wide_add(sum, V::from_lanes(&c).mul_wide(V::from_lanes(&k)));
         }
     }
     sum
@@ -1129,6 +1162,10 @@ pub(crate) trait BinLanes<F: BinaryField>: Field {
     fn from_lanes(lanes: &[F]) -> Self;
     /// Lane j (< W) replaced by `x`, the others kept.
     fn put_lane(self, j: usize, x: F) -> Self;
+    /// `sum` plus the unreduced scalar value `w` in lane 0, so that the xmm side's sum joins
+    /// the lanes' one reduction (two carry-less products fewer for GF(2^128)); `None` where
+    /// reducing `w` on its own measured faster.
+    fn join_wide(sum: Self::Wide, w: F::Wide) -> Option<Self::Wide>;
 }
 
 /// Largest group of super-blocks held back: 4 super-blocks of 32-byte blocks.
@@ -1324,8 +1361,11 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
         let mut acc = V::from_lanes(&self.lanes[..V::W]);
         let mut sq = splat_squares::<F, V>(p);
         let mut sum = lanes_weighted::<F, V>(acc, p.hl(), t);
-        sum = V::wide_add(sum, weighted_rest::<F, V>(p, &sq, held, p.hl(), &mut ssum));
-        let value = lanes_total::<F, V>(sum).add(F::reduce(ssum));
+        sum = V::wide_add(
+            sum,
+            weighted_rest::<F, V>(p, &sq, held, p.hl(), true, &mut ssum),
+        );
+        let value = lanes_total_with::<F, V>(sum, ssum);
         acc.zeroize();
         wipe_squares(&mut sq);
         ssum.zeroize();

@@ -198,6 +198,18 @@ impl<F: Field, const S: usize> Powers<F, S> {
         }
     }
 
+    /// x^2 and x^3 = hl[0] x as the Horner powers x^2, x^3: the weights of a short last
+    /// super-block of two blocks after whole ones (`hash2l::weighted_rest`), for a key (a
+    /// one-shot call computes x^3 only if its message needs it).
+    #[inline(always)]
+    pub(crate) fn fill_end_x3(&mut self) {
+        if self.n_hx < 3 {
+            let (x, x2) = (self.sq[0], self.sq[1]);
+            (self.hx[1], self.hx[2]) = (x2, x2.mul(x));
+            self.n_hx = 3;
+        }
+    }
+
     /// x gamma^0 ..: vecHash2L's weights computed.
     #[inline(always)]
     pub fn h1(&self) -> &[F] {

@@ -132,6 +132,12 @@ pub trait BinaryField: Field {
     fn write_bytes(self, out: &mut [u8]);
     /// The element `v * x^(8B-8)`: a value placed in the top byte (vecHash2L's k).
     fn top_byte(v: u8) -> Self;
+    /// The unreduced product of `self` and the element `v` (a 64-bit value: a length L),
+    /// which a carry-less type makes with half the products of [`Field::mul_wide`].
+    #[inline(always)]
+    fn mul_wide_u64(self, v: u64) -> Self::Wide {
+        self.mul_wide(Self::from_bytes(&v.to_le_bytes()))
+    }
 }
 
 /// An unreduced value of a prime field, a product or a sum of products:

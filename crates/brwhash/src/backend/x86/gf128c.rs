@@ -67,6 +67,14 @@ impl Gf128c {
     }
 }
 
+impl Wide128c {
+    /// (lo, mid, hi): the low, middle (weight x^64) and high products.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> [__m128i; 3] {
+        self.0
+    }
+}
+
 impl Default for Gf128c {
     fn default() -> Self {
         Gf128c(ZV)
@@ -167,5 +175,12 @@ impl BinaryField for Gf128c {
     #[inline(always)]
     fn top_byte(v: u8) -> Self {
         Gf128c(from_u128((v as u128) << 120))
+    }
+
+    #[inline(always)]
+    fn mul_wide_u64(self, v: u64) -> Wide128c {
+        // v has no high qword: two of the four products (Hash2L's x L on every message).
+        let v = from_u128(v as u128);
+        Wide128c([clmul::<0x00>(self.0, v), clmul::<0x01>(self.0, v), ZV])
     }
 }

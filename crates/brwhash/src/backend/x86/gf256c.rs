@@ -185,4 +185,18 @@ impl BinaryField for Gf256c {
     fn top_byte(v: u8) -> Self {
         Gf256c([ZV, from_u128((v as u128) << 120)])
     }
+
+    #[inline(always)]
+    fn mul_wide_u64(self, v: u64) -> Wide256c {
+        // Karatsuba with b = (v, 0), v one qword: lo = a_0 v and mid = (a_0 + a_1) v, two
+        // products each, and no high product (4 carry-less products, not 12).
+        let [a0, a1] = self.0;
+        let v = from_u128(v as u128);
+        let m = xor(a0, a1);
+        Wide256c([
+            [clmul::<0x00>(a0, v), clmul::<0x01>(a0, v), ZV],
+            [clmul::<0x00>(m, v), clmul::<0x01>(m, v), ZV],
+            [ZV; 3],
+        ])
+    }
 }

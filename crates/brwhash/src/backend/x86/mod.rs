@@ -495,6 +495,7 @@ macro_rules! clmul_entries {
             n_hg: usize,
             n_end: usize,
             vector: bool,
+            x3: bool,
         ) {
             // x loaded here, from the key's bytes: built by the caller and passed through
             // memory, its halves' 8-byte stores stalled this function's 16-byte load of it
@@ -507,6 +508,9 @@ macro_rules! clmul_entries {
             p.fill_hg(x, n_sq, 1, gamma_log, n_hg);
             if gamma_log.is_some() && n_end > 0 {
                 p.fill_end_weights(n_end, vector);
+                if x3 {
+                    p.fill_end_x3();
+                }
             }
         }
     };
