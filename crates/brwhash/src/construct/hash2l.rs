@@ -30,14 +30,14 @@ pub(crate) const WIDE_FROM: usize = 2 * ETA;
 #[inline(always)]
 pub(crate) fn hash2l_one_shot<F: BinaryField>(p: &BinPowers<F>, msg: &[u8]) -> F {
     let b = F::BYTES;
-    let length = F::from_bytes(&(msg.len() as u64).wrapping_mul(8).to_le_bytes());
+    let length = (msg.len() as u64).wrapping_mul(8);
     // One super-block (the empty message is one zero block): acc is its BRW value, with no
     // Horner step; the blocks in an array just large enough.
     let r = msg.len().div_ceil(b).max(1);
     match r {
         1..=3 => return last(p, short_brw::<F, 4>(p, msg, r), length),
         4..=ETA => {
-            let sum = F::wide_add(weighted_brw(p, msg, r, p.sq[1]), p.x().mul_wide(length));
+            let sum = F::wide_add(weighted_brw(p, msg, r, p.sq[1]), p.x().mul_wide_u64(length));
             return F::reduce(sum);
         }
         _ => {}
@@ -836,11 +836,15 @@ fn load_group<F: BinaryField, V: BinLanes<F>>(sbs: &[&[u8]]) -> [V; ETA] {
     vb
 }
 
-/// x * (x * acc + L) = x^2 acc + x L: two independent products, one reduction. (A function,
-/// not a closure: it must inline into the `#[target_feature]` entry, see `backend::x86`.)
+/// x * (x * acc + L) = x^2 acc + x L (L = `length`, in bits): two independent products, one
+/// reduction. (A function, not a closure: it must inline into the `#[target_feature]` entry,
+/// see `backend::x86`.)
 #[inline(always)]
-fn last<F: BinaryField>(p: &BinPowers<F>, acc: F, length: F) -> F {
-    F::reduce(F::wide_add(p.sq[1].mul_wide(acc), p.x().mul_wide(length)))
+fn last<F: BinaryField>(p: &BinPowers<F>, acc: F, length: u64) -> F {
+    F::reduce(F::wide_add(
+        p.sq[1].mul_wide(acc),
+        p.x().mul_wide_u64(length),
+    ))
 }
 
 /// Block `i` of `msg` (the last one possibly short, zero-padded).
@@ -1353,11 +1357,13 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
             return None;
         }
         let n = self.inner.component_bytes + held.len() as u64;
-        let mut length = F::from_bytes(&n.wrapping_mul(8).to_le_bytes());
-        if vector {
-            length = length.add(F::top_byte((self.inner.closed + 1) as u8));
-        }
-        let mut ssum = p.x().mul_wide(length);
+        let bits = n.wrapping_mul(8);
+        let mut ssum = if vector {
+            let k = F::top_byte((self.inner.closed + 1) as u8);
+            p.x().mul_wide(F::from_bytes(&bits.to_le_bytes()).add(k))
+        } else {
+            p.x().mul_wide_u64(bits)
+        };
         let mut acc = V::from_lanes(&self.lanes[..V::W]);
         let mut sq = splat_squares::<F, V>(p);
         let mut sum = lanes_weighted::<F, V>(acc, p.hl(), t);
