@@ -713,11 +713,15 @@ pub(crate) fn two_level_lanes_key<F: PrimeField, V: Lanes<F>>(x: F, d: u8, msg: 
 }
 
 /// One call of a streamed d-2LHash's lanes (`scalar::Groups`, through a backend's
-/// `TwoLevelKernel`): lane j of `acc` (W reduced values) runs Horner in gamma^W = `step`
-/// over super-blocks j, j + W, ... of whole groups of W super-blocks (2^d - 1 blocks each):
-/// the one at the start of `head` when `head` is not empty (a group completed in a buffer),
-/// then `groups` from the start of `bytes`; from `sq[j]` = x^(2^j), j < d. Bytes after the
-/// groups are not read into the values (they let the loads run whole).
+/// `TwoLevelKernel`): lane j of the lane value runs Horner in gamma^W = `step` over
+/// super-blocks j, j + W, ... of whole groups of W super-blocks (2^d - 1 blocks each): the
+/// one at the start of `head` when `head` is not empty (a group completed in a buffer), then
+/// `groups` from the start of `bytes`; from `sq[j]` = x^(2^j), j < d. Bytes after the groups
+/// are not read into the values (they let the loads run whole).
+///
+/// The lane value stays in the lane type's own words (`Lanes::to_words`) between calls:
+/// converting W values to lanes and back cost about 500 instructions with long carry chains
+/// per call, as much as a group's trees.
 pub(crate) struct GroupsCall<'a, F> {
     pub sq: &'a [F],
     pub d: u8,
@@ -725,7 +729,12 @@ pub(crate) struct GroupsCall<'a, F> {
     pub head: &'a [u8],
     pub bytes: &'a [u8],
     pub groups: usize,
-    pub acc: &'a mut [F],
+    /// The lane value's words (at least `Lanes::WORDS`).
+    pub lanes: &'a mut [u64],
+    /// `Some(v)`: the lanes start from (0, ..., 0, v), not from `lanes` (the first call).
+    pub start: Option<F>,
+    /// `Some(out)`: the lanes after the call as W values (the end of the message).
+    pub out: Option<&'a mut [F]>,
 }
 
 /// Runs a [`GroupsCall`] on the W lanes of `V`.
@@ -748,18 +757,37 @@ fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(call: GroupsCall
         head,
         bytes,
         groups,
-        acc,
+        lanes: words,
+        start,
+        out,
         ..
     } = call;
     let d = (DELTA + 1).trailing_zeros() as usize;
     let group = V::W * DELTA * F::BLOCK;
-    debug_assert!(groups * group <= bytes.len() && acc.len() == V::W);
+    debug_assert!(groups * group <= bytes.len() && words.len() >= V::WORDS);
+    let lanes = match start {
+        Some(v) => {
+            let mut values = [F::ZERO; 16];
+            values[V::W - 1] = v;
+            let lanes = V::from_lanes(&values[..V::W]);
+            values.zeroize();
+            lanes
+        }
+        None => V::from_words(words),
+    };
+    if groups == 0 && head.is_empty() {
+        // The end (or nothing to do): no key powers needed.
+        if let Some(out) = out {
+            lanes.store(out);
+        }
+        lanes.to_words(words);
+        return;
+    }
     let mut sqv = [V::ZERO; 5];
     for (v, &s) in sqv.iter_mut().zip(&sq[..d]) {
         *v = V::splat(s);
     }
     let stepv = V::splat(step);
-    let lanes = V::from_lanes(acc);
     // The Horner value stays unreduced until the next group's product, as in `lanes_delta`.
     // On 8 lanes the head and the groups share one site of the trees' code (they are large);
     // on 4 lanes two sites were faster. Zen 5, min TSC cycles, 64 KiB streamed in 4 KiB
@@ -795,5 +823,9 @@ fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(call: GroupsCall
             );
         }
     }
-    V::reduce(wide).store(acc);
+    let lanes = V::reduce(wide);
+    if let Some(out) = out {
+        lanes.store(out);
+    }
+    lanes.to_words(words);
 }
