@@ -244,6 +244,10 @@ trait Edges<F: PrimeField, V: Lanes<F>> {
     /// Most super-blocks before the whole groups that go to scalar code.
     const SCALAR_FRONT: usize;
 
+    /// Whether a message of at most one group computes its tail on the lanes before the
+    /// trees (`end` is then not called).
+    const EARLY_TAIL: bool;
+
     /// The BRW trees of the r (1 .. W - 1) super-blocks of DELTA blocks that start `msg`
     /// (which goes on after them), reduced, in lanes W - r .. W, zero below, or any value
     /// whose weighted lane sum is theirs; `sq[j]` = x^(2^j) and `sqv` their splats, j < d.
@@ -267,6 +271,7 @@ impl<F: PrimeField, V: Lanes<F>> Edges<F, V> for AllLanes {
     // more) n = 9 1043 -> 737, 13 1212 -> 955, 17 1400 -> 1124; with 2 scalar, n = 10
     // 500 -> 601 for 4-Hash1271).
     const SCALAR_FRONT: usize = 1;
+    const EARLY_TAIL: bool = true;
 
     #[inline(always)]
     fn end<const LANE_TAIL: bool>(
@@ -287,6 +292,7 @@ struct FoldHalves;
 
 impl<F: PrimeField, V: Halves<F>> Edges<F, V> for FoldHalves {
     const SCALAR_FRONT: usize = SCALAR_FRONT;
+    const EARLY_TAIL: bool = false;
 
     #[inline(always)]
     fn end<const LANE_TAIL: bool>(
@@ -482,6 +488,18 @@ fn lanes_delta<
     // Bytes of the complete super-blocks (the last may end with the short last block).
     let sb_bytes = (nsb * sb).min(msg.len());
     let (whole, r) = (nsb / V::W, nsb % V::W);
+    // One group at most: the tail's chain before the trees, which are short enough for the
+    // reorder buffer to hold the two side by side (after them, it waited for them: Zen 5,
+    // min TSC cycles, 4-Hash1271 with a key / one-shot, 1 KiB 243 / 302 -> 227 / 282, 1500 B
+    // 331 / 399 -> 318 / 380; 4-Hash1305 1 KiB one-shot 419 -> 383). From two groups on,
+    // the trees go first (`lanes_end`).
+    let early = if LANE_TAIL && R::EARLY_TAIL && whole <= 1 {
+        let (_, t) = two_level_shape::<F>(d as u8, msg.len());
+        let tail = tail_lanes::<F, V>(sq, &msg[sb_bytes..], t, msg.len());
+        Some(tail.mul_wide(V::ladder(sq[0])))
+    } else {
+        None
+    };
     let mut sqv = [V::ZERO; 5];
     for (v, &s) in sqv.iter_mut().zip(&sq[..d]) {
         *v = V::splat(s);
@@ -516,6 +534,11 @@ fn lanes_delta<
         }
         (acc, V::W)
     };
+    if let Some(tail) = early {
+        let (_, t) = two_level_shape::<F>(d as u8, msg.len());
+        let wv = weight_lanes::<F, V>(sq, d, t, n);
+        return V::reduce(V::reduce(acc).mul_acc(wv, tail)).sum_lanes();
+    }
     R::end::<LANE_TAIL>(sq, msg, (DELTA, sb_bytes), n, acc)
 }
 
