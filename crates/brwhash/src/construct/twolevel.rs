@@ -756,8 +756,11 @@ pub(crate) struct GroupsCall<'a, F> {
     pub lanes: &'a mut [u64],
     /// `Some(v)`: the lanes start from (0, ..., 0, v), not from `lanes` (the first call).
     pub start: Option<F>,
-    /// `Some(out)`: the lanes after the call as W values (the end of the message).
-    pub out: Option<&'a mut [F]>,
+    /// `Some(out)`: the end of the message: the lanes after the call as one value, their
+    /// Horner in gamma (lane j times gamma^(W-1-j)), from `gammas`.
+    pub out: Option<&'a mut F>,
+    /// gamma^1 .. gamma^(W-1) (at least), read with `out`.
+    pub gammas: &'a [F],
 }
 
 /// Runs a [`GroupsCall`] on the W lanes of `V`.
@@ -783,27 +786,23 @@ fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(call: GroupsCall
         lanes: words,
         start,
         out,
+        gammas,
         ..
     } = call;
     let d = (DELTA + 1).trailing_zeros() as usize;
     let group = V::W * DELTA * F::BLOCK;
     debug_assert!(groups * group <= bytes.len() && words.len() >= V::WORDS);
     let lanes = match start {
-        Some(v) => {
-            let mut values = [F::ZERO; 16];
-            values[V::W - 1] = v;
-            let lanes = V::from_lanes(&values[..V::W]);
-            values.zeroize();
-            lanes
-        }
+        // One value's conversion, not W.
+        Some(v) => V::splat(v).shift_up(V::W - 1),
         None => V::from_words(words),
     };
     if groups == 0 && head.is_empty() {
         // The end (or nothing to do): no key powers needed.
-        if let Some(out) = out {
-            lanes.store(out);
+        match out {
+            Some(out) => *out = lanes_horner::<F, V>(lanes, gammas),
+            None => lanes.to_words(words),
         }
-        lanes.to_words(words);
         return;
     }
     let mut sqv = [V::ZERO; 5];
@@ -847,8 +846,23 @@ fn groups_delta<F: PrimeField, V: Lanes<F>, const DELTA: usize>(call: GroupsCall
         }
     }
     let lanes = V::reduce(wide);
-    if let Some(out) = out {
-        lanes.store(out);
+    match out {
+        Some(out) => *out = lanes_horner::<F, V>(lanes, gammas),
+        None => lanes.to_words(words),
     }
-    lanes.to_words(words);
+}
+
+/// The lanes' Horner value in gamma, lane j times gamma^(W-1-j) (`gammas[k - 1]` =
+/// gamma^k): one vector product and one conversion, where W values out of the lanes took W
+/// conversions and a scalar Horner (`scalar::Groups::outer`).
+#[inline(always)]
+fn lanes_horner<F: PrimeField, V: Lanes<F>>(lanes: V, gammas: &[F]) -> F {
+    let mut w = [F::ZERO; 16];
+    w[V::W - 1] = F::from_u64(1);
+    for j in 0..V::W - 1 {
+        w[j] = gammas[V::W - 2 - j];
+    }
+    let wv = V::from_lanes(&w[..V::W]);
+    w.zeroize();
+    V::reduce(lanes.mul_wide(wv)).sum_lanes()
 }
