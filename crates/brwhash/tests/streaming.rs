@@ -100,6 +100,46 @@ fn byte_at_a_time_and_finalize_midway() {
     }
 }
 
+/// d-2LHash and d-Hash streams past their switch to the SIMD lanes (8 or 16 super-blocks)
+/// hold super-blocks and lane values between updates: `finalize` after every update, on
+/// every backend here, reads that state without disturbing it (it finishes copies of the
+/// lane words and reads the held super-blocks in place), before and after the lanes' first
+/// call and with 0 to 7 super-blocks held.
+#[test]
+fn finalize_midway_on_the_lanes() {
+    use brwhash::{Backend, Family};
+    let msg = message(60_000);
+    let pieces = [
+        1000, 3000, 1, 4096, 700, 465, 9000, 15, 5000, 1800, 3600, 31, 496, 7000, 225, 2047,
+    ];
+    let mut checked = 0;
+    for alg in Algorithm::all() {
+        if !matches!(alg.family(), Family::TwoLHash(..) | Family::DHash(..)) {
+            continue;
+        }
+        let k = key_for(alg, 0x3c);
+        for backend in Backend::ALL.into_iter().filter(|b| b.check(alg).is_ok()) {
+            let key = Key::with_backend(alg, &k, backend).unwrap();
+            let mut h = Hasher::new(&key);
+            let mut at = 0;
+            for piece in pieces.iter().cycle().take(40) {
+                let end = (at + piece).min(msg.len());
+                h.update(&msg[at..end]).unwrap();
+                at = end;
+                let want = key.hash(&msg[..at]);
+                assert_eq!(h.finalize(), want, "{alg} {backend} at {at}");
+                // Twice: the first finalize left the state as it was.
+                assert_eq!(h.finalize(), want, "{alg} {backend} at {at}, again");
+            }
+            assert_eq!(h.into_digest(), key.hash(&msg[..at]), "{alg} {backend}");
+            checked += 1;
+        }
+    }
+    // 16 functions, on the portable and scalar backends at least.
+    assert!(checked >= 32, "{checked} streams checked");
+    eprintln!("{checked} streams checked");
+}
+
 #[test]
 fn vector_components_stream() {
     for alg in [Algorithm::VECHASH2L128, Algorithm::VECHASH2L256] {

@@ -1465,6 +1465,11 @@ pub(crate) mod scalar {
         unsafe { x86::scalar_finish(h, p) }
     }
 
+    /// [`finish`] without using up the state (`Hasher::finalize`).
+    pub(crate) fn finish_ref<F: PrimeField>(h: &ScalarHasher<F>, p: &Powers<F>) -> F {
+        unsafe { x86::scalar_finish_ref(h, p) }
+    }
+
     /// polyHash / Poly1305 of `msg` from the key alone (`construct::horner_one_shot`).
     pub(crate) fn horner<F: PrimeField>(x: F, msg: &[u8]) -> F {
         debug_assert!(super::scalar_here());

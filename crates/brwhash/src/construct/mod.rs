@@ -994,6 +994,15 @@ impl<F: SimdPrime> PrimeHasher<F> {
     pub fn finish_ref(&self, p: &Powers<F>) -> F {
         match &self.kind {
             Kind::Simd(s) => s.finish_copy(p),
+            // (A scalar state takes every byte itself: `blocks` stays empty.) A clone of a
+            // d-2LHash state on the lanes, its buffer of held super-blocks with it, cost
+            // `Hasher::finalize` about 600 TSC cycles (Intel Xeon, 4-Hash1271, 64 KiB in
+            // one update: 9228 against 7896 with a key).
+            #[cfg(target_arch = "x86_64")]
+            Kind::Scalar(s) => {
+                debug_assert!(self.blocks.tail().is_empty());
+                crate::backend::scalar::finish_ref(s, p)
+            }
             _ => self.clone().finish(p),
         }
     }

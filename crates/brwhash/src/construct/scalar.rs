@@ -206,39 +206,73 @@ impl<F: PrimeField> Groups<F> {
     #[inline(always)]
     fn outer<const S: usize>(&mut self, p: &Powers<F, S>) -> Horner<F> {
         let sb = ((1 << self.d) - 1) * F::BLOCK;
-        // The lanes' Horner in gamma as one value from the kernel, where W values out of
-        // the lanes took W conversions and a scalar Horner. With `bytes` allocated at its
-        // first use: Zen 5, 4-Hash1271, min TSC cycles of a stream, one update of 1800 B 669
-        // -> 471, of 64800 B 4195 -> 4091, 64 KiB in 4 KiB updates 6552 -> 6344.
-        let mut acc = F::ZERO;
-        match self.start.take() {
-            Some(v) => acc = v,
-            None => (self.kernel)(GroupsCall {
-                sq: &p.sq,
-                d: self.d,
-                step: self.step,
-                head: &[],
-                bytes: &[],
-                groups: 0,
-                lanes: &mut self.lanes,
-                start: None,
-                out: Some(&mut acc),
-                gammas: p.hg(),
-            }),
-        }
-        let mut outer = Horner::with_acc(acc);
-        acc.zeroize();
-        for k in 0..self.n {
-            let v = F::reduce(super_block_d(
-                &p.sq,
-                self.d,
-                &self.bytes[k * sb..(k + 1) * sb],
-            ));
-            outer.push(p.hg(), v);
-        }
-        self.n = 0;
+        let held = &self.bytes[..core::mem::take(&mut self.n) * sb];
+        let (kernel, d, step) = (self.kernel, self.d, self.step);
+        groups_horner(p, kernel, d, step, &mut self.lanes, self.start.take(), held)
+    }
+
+    /// [`outer`](Self::outer) without using up the state, for `Hasher::finalize`: the
+    /// lanes' words and `start` copied, the held super-blocks read where they lie. (A clone
+    /// of the state had copied its 4 KB buffer and two boxes, and wiped and freed them.)
+    #[inline(always)]
+    fn outer_ref<const S: usize>(&self, p: &Powers<F, S>) -> Horner<F> {
+        let sb = ((1 << self.d) - 1) * F::BLOCK;
+        let held = &self.bytes[..self.n * sb];
+        let mut lanes = self.lanes;
+        let outer = groups_horner(
+            p,
+            self.kernel,
+            self.d,
+            self.step,
+            &mut lanes,
+            self.start,
+            held,
+        );
+        lanes.zeroize();
         outer
     }
+}
+
+/// Horner in gamma from the lanes' words `lanes` of `kernel` (or from `start`, before any
+/// kernel call), then over the super-blocks `held`.
+#[inline(always)]
+fn groups_horner<F: PrimeField, const S: usize>(
+    p: &Powers<F, S>,
+    kernel: TwoLevelKernel<F>,
+    d: u8,
+    step: F,
+    lanes: &mut [u64; LANE_WORDS],
+    start: Option<F>,
+    held: &[u8],
+) -> Horner<F> {
+    let sb = ((1 << d) - 1) * F::BLOCK;
+    // The lanes' Horner in gamma as one value from the kernel, where W values out of
+    // the lanes took W conversions and a scalar Horner. With `bytes` allocated at its
+    // first use: Zen 5, 4-Hash1271, min TSC cycles of a stream, one update of 1800 B 669
+    // -> 471, of 64800 B 4195 -> 4091, 64 KiB in 4 KiB updates 6552 -> 6344.
+    let mut acc = F::ZERO;
+    match start {
+        Some(v) => acc = v,
+        None => kernel(GroupsCall {
+            sq: &p.sq,
+            d,
+            step,
+            head: &[],
+            bytes: &[],
+            groups: 0,
+            lanes,
+            start: None,
+            out: Some(&mut acc),
+            gammas: p.hg(),
+        }),
+    }
+    let mut outer = Horner::with_acc(acc);
+    acc.zeroize();
+    for chunk in held.chunks_exact(sb) {
+        let v = F::reduce(super_block_d(&p.sq, d, chunk));
+        outer.push(p.hg(), v);
+    }
+    outer
 }
 
 impl<F: Field> Zeroize for Groups<F> {
@@ -399,6 +433,26 @@ impl<F: PrimeField> Core<F> {
                 v
             }
         }
+    }
+}
+
+impl<F: PrimeField> Core<F> {
+    /// [`finish`](Self::finish) without using up the state (`Hasher::finalize`): the lanes'
+    /// state finishes from copies of its lane words, its held super-blocks read in place;
+    /// the other states are small, and a clone of them finishes (and is wiped).
+    #[inline(always)]
+    fn finish_ref<const S: usize>(&self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
+        if let Core::TwoLLanes(g) = self {
+            let length = F::from_u64(n.wrapping_mul(8));
+            let mut outer = g.outer_ref(p);
+            let v = two_level_finish(p, &mut outer, g.d, tail, length);
+            outer.zeroize();
+            return v;
+        }
+        let mut core = self.clone();
+        let v = core.finish(p, tail, n);
+        core.zeroize();
+        v
     }
 }
 
@@ -955,6 +1009,12 @@ impl<F: PrimeField> ScalarHasher<F> {
     #[inline(always)]
     pub fn finish(&mut self, p: &Powers<F>) -> F {
         self.core.finish(p, self.held.held(), self.n)
+    }
+
+    /// [`finish`](Self::finish) without using up the state (`Core::finish_ref`).
+    #[inline(always)]
+    pub fn finish_ref(&self, p: &Powers<F>) -> F {
+        self.core.finish_ref(p, self.held.held(), self.n)
     }
 }
 

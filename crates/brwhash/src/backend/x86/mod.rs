@@ -110,6 +110,11 @@ pub(crate) fn scalar_finish<F: PrimeField>(s: &mut ScalarHasher<F>, p: &Powers<F
 }
 
 #[target_feature(enable = "bmi2")]
+pub(crate) fn scalar_finish_ref<F: PrimeField>(s: &ScalarHasher<F>, p: &Powers<F>) -> F {
+    s.finish_ref(p)
+}
+
+#[target_feature(enable = "bmi2")]
 pub(crate) fn scalar_one_shot<F: PrimeField, const S: usize>(
     alg: Algorithm,
     p: &Powers<F, S>,
