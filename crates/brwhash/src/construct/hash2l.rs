@@ -213,6 +213,13 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
 /// factors x gamma^(s_j), T the table), measured slower on Zen 5: TSC cycles with a key,
 /// pool vs this, 32 B 55 vs 35, 992 B 97 vs 78, 3 x 1 KiB 256 vs 247, 7 x 100 B 633 vs
 /// 295 (the weights' products and the arrays cost more than the shared passes save).
+/// Built again on an Intel Xeon (components from the last, so q_i is known before their
+/// blocks; a component's whole groups by the lane Horner, only the super-blocks after them
+/// pooled, the short ones weighted on their own): slower there too, minimum TSC cycles with
+/// a key, pool vs this, 3 x 1 KiB 336 vs 274, 3 x 992 B 306 vs 266, 7 x 1 KiB 775 vs 605,
+/// 1 x 992 B 133 vs 104, though Hash2L128 takes 200-214 on 2976 B (a group and a pair) and
+/// 3 x 992 B here is three pairs. (Its closures, compiled without the entry point's target
+/// features, first put the carry-less products out of line: 3 x 1 KiB 386.)
 #[inline(always)]
 pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
     p: &BinPowers<F>,
