@@ -218,8 +218,13 @@ pub(crate) fn hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
 /// pooled, the short ones weighted on their own): slower there too, minimum TSC cycles with
 /// a key, pool vs this, 3 x 1 KiB 336 vs 274, 3 x 992 B 306 vs 266, 7 x 1 KiB 775 vs 605,
 /// 1 x 992 B 133 vs 104, though Hash2L128 takes 200-214 on 2976 B (a group and a pair) and
-/// 3 x 992 B here is three pairs. (Its closures, compiled without the entry point's target
-/// features, first put the carry-less products out of line: 3 x 1 KiB 386.)
+/// 3 x 992 B here is three pairs. Where it lost: each short super-block's weights f x and
+/// f x^2 (two dependent-chain products per component: 3 x 1 KiB cost 64 more than 3 x 992 B
+/// pooled, 16 more here), the pair's weights f t (products by 1 for one component: 1 x 992 B
+/// 20 more), and the pool's weights built in memory and loaded as vectors (the hottest
+/// instruction in `perf annotate`, a store-forwarding stall). (Its closures, compiled
+/// without the entry point's target features, first put the carry-less products out of
+/// line: 3 x 1 KiB 386.)
 #[inline(always)]
 pub(crate) fn vec_hash2l_wide_one_shot<F: BinaryField, V: BinLanes<F>>(
     p: &BinPowers<F>,
