@@ -30,6 +30,29 @@ use crate::Algorithm;
 pub(crate) use radix26::{Fp1271x4, Fp1271x8, Fp1305x4, Fp1305x8};
 pub(crate) use radix44::{Fp1271x4i, Fp1271x8i, Fp1305x4i, Fp1305x8i};
 
+/// A 64-byte-aligned local, for [`align_frame!`].
+#[repr(align(64))]
+struct FrameAlign {
+    _byte: u8,
+}
+
+/// Realign the stack frame of the vector entry point it starts to 64 bytes: LLVM then gives
+/// its zmm and ymm spill slots their own alignment. The frame is otherwise only 16-byte
+/// aligned, and a spill slot lies across two cache lines or not as the caller's stack depth
+/// falls (in the streamed 4-Hash1271 kernel every 64-byte spill and reload was split, and the
+/// instruction after the spills of the key's squarings held a fifth of its samples). Used
+/// where it was measured to pay: the d-2LHash entry points, whose trees spill. Intel Xeon
+/// host, min TSC cycles of 3 alternating runs, unaligned -> aligned: 64 KiB with a key
+/// 4-Hash1271 7888 -> 7526, 5-Hash1271 8146 -> 7870; streamed in 4 KiB updates 4-Hash1271
+/// 10822 -> 10530, 3-2LHash1305 9824 -> 9270; 256 B to 4 KiB within 1%. (On the c-decBRWHash
+/// entry points it cost short messages up to 6%: 8-decBRWHash1305 1 KiB 168 -> 178.)
+macro_rules! align_frame {
+    () => {
+        let frame = FrameAlign { _byte: 0 };
+        core::hint::black_box(&frame);
+    };
+}
+
 /// The lane types of each prime.
 pub(crate) trait X86Lanes: PrimeField {
     /// AVX2: 4 lanes, radix 2^26.
@@ -161,12 +184,14 @@ pub(crate) fn scalar_poly1305(r: &crate::field::Clamped, msg: &[u8]) -> Fp1305 {
 /// key's squarings `sq` (x^(2^j) for j <= d + 2).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
 pub(crate) fn two_level_ifma4<F: X86Lanes>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    align_frame!();
     crate::construct::two_level_lanes::<F, F::I4>(sq, d, msg)
 }
 
 /// [`two_level_ifma4`] from the key alone (one-shot).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
 pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
+    align_frame!();
     crate::construct::two_level_lanes_key::<F, F::I4>(x, d, msg)
 }
 
@@ -174,6 +199,7 @@ pub(crate) fn two_level_key_ifma4<F: X86Lanes>(x: F, d: u8, msg: &[u8]) -> F {
 /// j <= d + 3; for d >= 3 and messages of at least 8 super-blocks.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi,bmi2")]
 pub(crate) fn two_level_ifma8<F: X86Lanes>(sq: &[F], d: u8, msg: &[u8]) -> F {
+    align_frame!();
     crate::construct::two_level_lanes_halves::<F, F::I8>(sq, d, msg)
 }
 
@@ -181,12 +207,14 @@ pub(crate) fn two_level_ifma8<F: X86Lanes>(sq: &[F], d: u8, msg: &[u8]) -> F {
 /// (`construct::two_level_groups`).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
 pub(crate) fn two_level_groups_ifma4<F: X86Lanes>(call: crate::construct::GroupsCall<'_, F>) {
+    align_frame!();
     crate::construct::two_level_groups::<F, F::I4>(call)
 }
 
 /// [`two_level_groups_ifma4`] on 8 IFMA lanes (zmm): groups of 8 super-blocks.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
 pub(crate) fn two_level_groups_ifma8<F: X86Lanes>(call: crate::construct::GroupsCall<'_, F>) {
+    align_frame!();
     crate::construct::two_level_groups::<F, F::I8>(call)
 }
 
