@@ -771,6 +771,11 @@ pub(crate) trait Lanes<F: PrimeField>: Field {
     /// reductions) rather than with the lane powers of `ShortPowers`.
     const SHORT_ESTRIN: bool = false;
 
+    /// Whether a whole polyHash / Poly1305 message of at least `polyhash::LOCAL_TABLE_FROM`
+    /// vector blocks copies a key's power table to the stack before its groups, rather than
+    /// reading the table where the key holds it (measurements there).
+    const LOCAL_TABLE: bool = false;
+
     /// Whether `lane0_or_one` and `shift_up` run in registers (else they go through memory,
     /// and scalar powers and scalar loads are faster).
     const FAST_PERMUTES: bool = false;

@@ -386,6 +386,24 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
     let vectors = full.div_ceil(w);
     let g = exact_group(V::WIDE_SUM_LIMIT, vectors);
     match KeyTable::<F, false>::new::<V>(table, g, vectors) {
+        Some(t) if V::LOCAL_TABLE && g == G && vectors >= LOCAL_TABLE_FROM => {
+            // (Wiped when it drops.)
+            let local = ExactPowers {
+                p: [
+                    t.power(0),
+                    t.power(1),
+                    t.power(2),
+                    t.power(3),
+                    t.power(4),
+                    t.power(5),
+                    t.power(6),
+                    t.power(7),
+                ],
+                step: t.step(),
+                g,
+            };
+            exact_lanes::<F, V, _>(&local, x, msg)
+        }
         Some(t) => exact_lanes::<F, V, _>(&t, x, msg),
         None if vectors <= V::SHORT_VECTORS && V::SHORT_ESTRIN => short_estrin::<F, V>(x, xw, msg),
         None if vectors <= V::SHORT_VECTORS => {
@@ -394,6 +412,19 @@ pub(crate) fn poly_exact<F: PrimeField, V: Lanes<F>>(
         None => exact_lanes::<F, V, _>(&ExactPowers::<V>::computed(x, xw, vectors), x, msg),
     }
 }
+
+/// Vector blocks from which a whole message with a key copies the key's power table to
+/// an [`ExactPowers`] on the stack (where `Lanes::LOCAL_TABLE`), and runs the loop of a
+/// one-shot message: 27 vector loads and stores, after which the groups ran faster than from
+/// the key's table (with a key, Poly1305 on IFMA had been 4-6% slower than one-shot from
+/// 32 KiB on a Zen 4 host). Zen 4, timing loop, min TSC cycles per message, 3 alternating
+/// runs, key's table -> copy: IFMA Poly1305 32 KiB 4550 -> 4342-4368, 64 KiB 9074-9100 ->
+/// 8631-8632, 1 MiB 145990-146406 -> 136214-137644; IFMA polyHash1271 32 KiB 5018 ->
+/// 4810-4914, 64 KiB 9984-10010 -> 9542-9672, 1 MiB 162526-163592 -> 150878-151164. From 8
+/// KiB it measured slower (Poly1305 8 KiB 1196-1248 -> 1300-1429); on AVX2 lanes it gained
+/// 1.5% and on AVX-512F lanes it lost 2-10% (64 KiB 17602-17679 -> 18044-19344), so only
+/// the IFMA lanes take it.
+const LOCAL_TABLE_FROM: usize = 256;
 
 /// `a` y + `b`, reduced.
 #[inline(always)]

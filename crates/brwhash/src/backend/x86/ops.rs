@@ -86,6 +86,7 @@ macro_rules! lanes_fp1305 {
         $lanes:ident < $k:literal >, $w:literal, $load:expr, $marker_bit:literal
         $(, lane0 = $lane0:ident)? $(, short_vectors = $short:literal)?
         $(, short_estrin = $estrin:literal)?
+        $(, local_table = $local:literal)?
         $(, strided = $strided:expr, strided_lanes = $strided_lanes:expr,
             strided_whole = $strided_whole:expr)?
     ) => {
@@ -93,6 +94,7 @@ macro_rules! lanes_fp1305 {
             const W: usize = $w;
             $(const SHORT_VECTORS: usize = $short;)?
             $(const SHORT_ESTRIN: bool = $estrin;)?
+            $(const LOCAL_TABLE: bool = $local;)?
             crate::backend::x86::ops::lane_conversions!(Fp1305 $(, lane0 = $lane0)?);
 
             #[inline(always)]

@@ -644,6 +644,7 @@ macro_rules! radix44_width {
                 lane0 = lane0_or_one_limbs,
                 short_vectors = $short1305,
                 short_estrin = true,
+                local_table = true,
                 strided = $strided,
                 strided_lanes = $strided_lanes,
                 strided_whole = $strided_whole
@@ -653,6 +654,7 @@ macro_rules! radix44_width {
                 const W: usize = $w;
                 const SHORT_VECTORS: usize = $short1271;
                 const SHORT_ESTRIN: bool = true;
+                const LOCAL_TABLE: bool = true;
                 crate::backend::x86::ops::lane_conversions!(Fp1271, lane0 = lane0_or_one_limbs);
 
                 #[inline(always)]
