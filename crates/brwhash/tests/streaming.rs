@@ -63,6 +63,10 @@ fn shared_key_hashers() {
         let msg = message(9000);
         assert_eq!(h.finalize(), key.hash(&msg), "{alg}");
         assert_eq!(fork.finalize(), key.hash(&msg[..4000]), "{alg} clone");
+        // A clone goes on from the bytes it holds (copied: its buffers are its own).
+        let mut fork = fork;
+        fork.update(&msg[4000..]).unwrap();
+        assert_eq!(fork.finalize(), key.hash(&msg), "{alg} clone, updated");
         assert_eq!(h.algorithm(), alg);
         assert_eq!(h.backend(), key.backend());
         if let Some(mac_len) = alg.mac_key_len() {

@@ -57,9 +57,10 @@ enum Core<F: Field> {
 /// A streamed d-2LHash on a SIMD backend's W lanes (`SimdState::two_level_kernel`): lane j
 /// runs Horner in gamma^W over super-blocks j, j + W, ... of the whole groups of W, kept as
 /// W values between calls; whole groups go from the caller's bytes straight to the lanes,
-/// super-blocks short of a group wait in `bytes`. At the end, Horner in gamma over the
-/// lanes (lane W - 1 started from the value of the super-blocks before the switch) is the
-/// value of the groups, and the held super-blocks follow it in scalar code.
+/// the bytes short of a group (whole super-blocks and part of one) wait in `bytes`. At the
+/// end, Horner in gamma over the lanes (lane W - 1 started from the value of the
+/// super-blocks before the switch) is the value of the groups, and the held super-blocks
+/// follow it in scalar code.
 #[derive(Clone)]
 pub(crate) struct Groups<F: Field> {
     /// The lanes' Horner values in the kernel's lane words (`GroupsCall::lanes`), valid once
@@ -73,14 +74,21 @@ pub(crate) struct Groups<F: Field> {
     d: u8,
     kernel: TwoLevelKernel<F>,
     w: usize,
-    /// Super-blocks held (fewer than W) and their bytes: `GROUP_BYTES` once any are held,
-    /// empty before (a stream that never holds one never allocates or zeroes 4 KB; see
-    /// [`Groups::outer`] for the gain).
-    n: usize,
+    /// Bytes held (fewer than a group): `bytes[..len]`.
+    len: usize,
+    /// The held bytes' buffer, allocated at the first byte held with room for a group and
+    /// [`SLACK`] (it never grows after: a move would leave a copy unwiped), never
+    /// zero-filled: its length is the high-water mark of the bytes written, which a wipe
+    /// covers. One buffer for whole super-blocks and the part of one after them: with the
+    /// part in the state's `Held` as well, an update copied those bytes twice and could
+    /// call the kernel twice (Zen 4, 4-Hash1271, min TSC cycles of a 64 KiB stream in 4 KiB
+    /// updates: see [`Groups::absorb`]).
     bytes: Vec<u8>,
-    /// High-water mark: `bytes[hi..]` was never written (a wipe stops there).
-    hi: usize,
 }
+
+/// Zero bytes after a completed group in `Groups::bytes`, so that the lanes load 16 bytes
+/// at every block (15-byte blocks) by plain loads.
+const SLACK: usize = 16;
 
 /// Super-blocks from which a streamed d-2LHash takes the lanes: 8 (as whole messages,
 /// `SimdState::two_level_crossover`), 16 for d < 4, whose super-blocks are short beside the
@@ -98,9 +106,6 @@ fn lanes_from(d: u8) -> u64 {
 /// Most lanes of a d-2LHash kernel.
 const MAX_W: usize = 8;
 
-/// Largest group of super-blocks for the lanes: 8 of 31 blocks of 16 bytes.
-const GROUP_BYTES: usize = MAX_W * 31 * 16;
-
 /// Most 64-bit words of a kernel's lane value: 8 lanes of 5 limbs (radix 2^26); the
 /// IFMA kernels take 8 x 3.
 const LANE_WORDS: usize = MAX_W * 5;
@@ -113,7 +118,7 @@ impl<F: PrimeField> Groups<F> {
         d: u8,
         (kernel, w): (TwoLevelKernel<F>, usize),
     ) -> Box<Self> {
-        debug_assert!(w <= MAX_W && w * ((1 << d) - 1) * F::BLOCK <= GROUP_BYTES);
+        debug_assert!(w <= MAX_W);
         let start = Some(outer.value(p.hg()));
         outer.zeroize();
         // gamma^W = x^(2^(d + lg W)) (W a power of two): the key's squaring, or from gamma.
@@ -136,54 +141,78 @@ impl<F: PrimeField> Groups<F> {
             d,
             kernel,
             w,
-            n: 0,
+            len: 0,
             bytes: Vec::new(),
-            hi: 0,
         })
     }
 
-    /// `bytes`, allocated (zeroed) at the first super-block held.
+    /// Bytes of a super-block and of a group.
     #[inline(always)]
-    fn buffer(&mut self) -> &mut [u8] {
-        if self.bytes.is_empty() {
-            self.bytes = vec![0; GROUP_BYTES];
-        }
-        &mut self.bytes
+    fn sizes(&self) -> (usize, usize) {
+        let sb = ((1 << self.d) - 1) * F::BLOCK;
+        (sb, self.w * sb)
     }
 
-    /// Whole super-blocks (`run`, a multiple of their size): a group completed in `bytes`,
-    /// the whole groups straight from `run`, the rest held.
+    /// Hold `data` after the held bytes (they stay fewer than a group and `SLACK`).
     #[inline(always)]
-    fn absorb_run<const S: usize>(&mut self, p: &Powers<F, S>, mut run: &[u8]) {
-        let sb = ((1 << self.d) - 1) * F::BLOCK;
-        let group = self.w * sb;
-        let w = self.w;
+    fn hold(&mut self, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        let room = self.sizes().1 + SLACK;
+        if self.bytes.capacity() < room {
+            // The first bytes held, or a clone's buffer (allocated to its length only).
+            let mut full = Vec::with_capacity(room);
+            full.extend_from_slice(&self.bytes);
+            crate::backend::wipe_bytes(&mut self.bytes);
+            self.bytes = full;
+        }
+        let at = self.len;
+        debug_assert!(at <= self.bytes.len() && at + data.len() <= room);
+        // Over bytes written before, then past them (within the capacity).
+        let (over, past) = data.split_at((self.bytes.len() - at).min(data.len()));
+        self.bytes[at..at + over.len()].copy_from_slice(over);
+        self.bytes.extend_from_slice(past);
+        self.len += data.len();
+    }
+
+    /// Message bytes: a group completed in `bytes`, the whole groups straight from `data`
+    /// (one kernel call for both), the rest held. Zen 4, 4-Hash1271 (4 lanes), min TSC
+    /// cycles of a 64 KiB stream, 3 alternating runs, with the part of a super-block held in
+    /// the state's `Held` (and copied again into `bytes` once whole) -> here: one update
+    /// 8632-8684 -> 8528, 4 KiB updates 10920-11102 -> 10036-10192, 1 KiB updates
+    /// 17706-17914 -> 15262-15288, updates of 3600 B (whole groups) 10062-10088 -> 9672 (no
+    /// zero fill of the buffer); 7800 with a key.
+    #[inline(always)]
+    fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, mut data: &[u8]) {
+        let (_, group) = self.sizes();
         let mut head: &[u8] = &[];
-        if self.n > 0 {
-            let at = self.n * sb;
-            let take = (group - at).min(run.len());
-            self.buffer()[at..at + take].copy_from_slice(&run[..take]);
-            self.hi = self.hi.max(at + take);
-            self.n += take / sb;
-            run = &run[take..];
-            if self.n < w {
+        if self.len > 0 {
+            let take = (group - self.len).min(data.len());
+            self.hold(&data[..take]);
+            data = &data[take..];
+            if self.len < group {
                 return;
             }
-            // The whole buffer: bytes past the group (stale or zero) let the lanes load 16
-            // bytes at each block without bounds, and never enter a value.
+            if self.bytes.len() < group + SLACK {
+                // Within the capacity: no move.
+                self.bytes.resize(group + SLACK, 0);
+            }
+            // The whole buffer: the bytes past the group (stale or zero) let the lanes load
+            // 16 bytes at each block, and never enter a value.
             head = &self.bytes;
-            self.n = 0;
+            self.len = 0;
         }
-        let groups = run.len() / group;
-        // All of `run`: the bytes after the groups let the last one's loads run whole. (One
-        // call for the buffered group and the run: a call cost about 100 TSC cycles.)
+        let groups = data.len() / group;
+        // All of `data`: the bytes after the groups let the last one's loads run whole. (One
+        // call for the buffered group and the run: a call cost about 80 TSC cycles.)
         if groups > 0 || !head.is_empty() {
             (self.kernel)(GroupsCall {
                 sq: &p.sq,
                 d: self.d,
                 step: self.step,
                 head,
-                bytes: run,
+                bytes: data,
                 groups,
                 lanes: &mut self.lanes,
                 start: self.start.take(),
@@ -191,33 +220,31 @@ impl<F: PrimeField> Groups<F> {
                 gammas: &[],
             });
         }
-        let rest = &run[groups * group..];
-        if !rest.is_empty() {
-            self.buffer()[..rest.len()].copy_from_slice(rest);
-        }
-        self.hi = self.hi.max(rest.len());
-        self.n = rest.len() / sb;
+        self.hold(&data[groups * group..]);
     }
 
     /// Horner in gamma over the lanes and the super-blocks still held (scalar code), for the
     /// end of the message. (The held super-blocks as a last, short group in the lanes, their
     /// other lanes masked, measured no faster: Zen 5, 64 KiB of 4-Hash1271 streamed in 4 KiB
     /// updates, 3 held, min TSC cycles 6343-6942 against 6454-6630.)
+    /// Also returns the bytes after the held super-blocks (part of one).
     #[inline(always)]
-    fn outer<const S: usize>(&mut self, p: &Powers<F, S>) -> Horner<F> {
-        let sb = ((1 << self.d) - 1) * F::BLOCK;
-        let held = &self.bytes[..core::mem::take(&mut self.n) * sb];
+    fn outer<const S: usize>(&mut self, p: &Powers<F, S>) -> (Horner<F>, &[u8]) {
+        let (sb, _) = self.sizes();
+        let len = core::mem::take(&mut self.len);
+        let (held, tail) = self.bytes[..len].split_at(len / sb * sb);
         let (kernel, d, step) = (self.kernel, self.d, self.step);
-        groups_horner(p, kernel, d, step, &mut self.lanes, self.start.take(), held)
+        let outer = groups_horner(p, kernel, d, step, &mut self.lanes, self.start.take(), held);
+        (outer, tail)
     }
 
     /// [`outer`](Self::outer) without using up the state, for `Hasher::finalize`: the
     /// lanes' words and `start` copied, the held super-blocks read where they lie. (A clone
     /// of the state had copied its 4 KB buffer and two boxes, and wiped and freed them.)
     #[inline(always)]
-    fn outer_ref<const S: usize>(&self, p: &Powers<F, S>) -> Horner<F> {
-        let sb = ((1 << self.d) - 1) * F::BLOCK;
-        let held = &self.bytes[..self.n * sb];
+    fn outer_ref<const S: usize>(&self, p: &Powers<F, S>) -> (Horner<F>, &[u8]) {
+        let (sb, _) = self.sizes();
+        let (held, tail) = self.bytes[..self.len].split_at(self.len / sb * sb);
         let mut lanes = self.lanes;
         let outer = groups_horner(
             p,
@@ -229,7 +256,7 @@ impl<F: PrimeField> Groups<F> {
             held,
         );
         lanes.zeroize();
-        outer
+        (outer, tail)
     }
 }
 
@@ -280,10 +307,10 @@ impl<F: Field> Zeroize for Groups<F> {
         self.lanes.zeroize();
         self.start.zeroize();
         self.step.zeroize();
-        self.n = 0;
-        // Word stores (`zeroize` on a byte array writes byte by byte).
-        crate::backend::wipe_bytes(&mut self.bytes[..self.hi]);
-        self.hi = 0;
+        self.len = 0;
+        // Every byte ever written; word stores (`zeroize` on a byte array writes byte by
+        // byte).
+        crate::backend::wipe_bytes(&mut self.bytes);
     }
 }
 
@@ -345,7 +372,7 @@ impl<F: PrimeField> Core<F> {
                 let v = F::reduce(super_block_d(&p.sq, *d, bytes));
                 outer.push(p.hg(), v);
             }
-            Core::TwoLLanes(g) => g.absorb_run(p, bytes),
+            Core::TwoLLanes(g) => g.absorb(p, bytes),
             Core::DHead(_) => unreachable!("d-Hash holds its head until the branch is known"),
             Core::Dec(streams) => {
                 let c = streams.len();
@@ -406,8 +433,11 @@ impl<F: PrimeField> Core<F> {
                 v
             }
             Core::TwoLLanes(g) => {
-                let mut outer = g.outer(p);
-                let v = two_level_finish(p, &mut outer, g.d, tail, length);
+                // The lanes' state holds its own bytes (`ScalarHasher::update`).
+                debug_assert!(tail.is_empty());
+                let d = g.d;
+                let (mut outer, tail) = g.outer(p);
+                let v = two_level_finish(p, &mut outer, d, tail, length);
                 outer.zeroize();
                 v
             }
@@ -444,7 +474,8 @@ impl<F: PrimeField> Core<F> {
     fn finish_ref<const S: usize>(&self, p: &Powers<F, S>, tail: &[u8], n: u64) -> F {
         if let Core::TwoLLanes(g) = self {
             let length = F::from_u64(n.wrapping_mul(8));
-            let mut outer = g.outer_ref(p);
+            debug_assert!(tail.is_empty());
+            let (mut outer, tail) = g.outer_ref(p);
             let v = two_level_finish(p, &mut outer, g.d, tail, length);
             outer.zeroize();
             return v;
@@ -981,18 +1012,16 @@ impl<F: PrimeField> ScalarHasher<F> {
             // The lanes go on from the super-blocks so far.
             if self.n >= lanes_from(*d) * (((1u64 << *d) - 1) * F::BLOCK as u64) {
                 let d = *d;
-                self.core = Core::TwoLLanes(Groups::new(p, outer, d, lanes));
+                let mut g = Groups::new(p, outer, d, lanes);
+                // The part of a super-block held so far: the lanes' state holds its bytes.
+                g.hold(self.held.held());
+                self.held.zeroize();
+                self.core = Core::TwoLLanes(g);
             }
         }
         if let Core::TwoLLanes(g) = &mut self.core {
-            // Runs of whole super-blocks: whole groups of them go to the lanes uncopied.
-            let chunk = ((1 << g.d) - 1) * F::BLOCK;
-            return self.held.feed_runs(
-                chunk,
-                data,
-                #[inline(always)]
-                |run| g.absorb_run(p, run),
-            );
+            // Whole groups go to the lanes uncopied.
+            return g.absorb(p, data);
         }
         let chunk = self.core.chunk_bytes();
         let core = &mut self.core;
