@@ -182,7 +182,11 @@ impl<F: PrimeField> Groups<F> {
     /// the state's `Held` (and copied again into `bytes` once whole) -> here: one update
     /// 8632-8684 -> 8528, 4 KiB updates 10920-11102 -> 10036-10192, 1 KiB updates
     /// 17706-17914 -> 15262-15288, updates of 3600 B (whole groups) 10062-10088 -> 9672 (no
-    /// zero fill of the buffer); 7800 with a key.
+    /// zero fill of the buffer); 7800 with a key. (A group completed across the buffer and
+    /// `data`, its lanes loaded from the two with only the part of a super-block copied,
+    /// measured slower: 4 KiB updates 10036 -> 10504, 1 KiB 15500 -> 16300; the lanes'
+    /// loads, each bounds-checked at its own address, cost more than the copy. Branch
+    /// `wip/two-source-head`.)
     #[inline(always)]
     fn absorb<const S: usize>(&mut self, p: &Powers<F, S>, mut data: &[u8]) {
         let (_, group) = self.sizes();
