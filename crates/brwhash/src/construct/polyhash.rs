@@ -639,9 +639,9 @@ fn exact_groups<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(
 
 /// [`exact_groups`] for groups of G, each group's loop unrolled by hand.
 #[inline(always)]
-fn exact_groups_unrolled<F: PrimeField, V: Lanes<F>>(
+fn exact_groups_unrolled<F: PrimeField, V: Lanes<F>, P: GroupPowers<V>>(
     mut acc: V,
-    t: &ExactPowers<V>,
+    t: &P,
     bytes: &[u8],
     end: usize,
 ) -> V {
@@ -649,10 +649,10 @@ fn exact_groups_unrolled<F: PrimeField, V: Lanes<F>>(
     for bytes in bytes.chunks_exact(G * vb) {
         prefetch_ahead::<TO_L1>(bytes, end);
         let mut sums = (V::Wide::default(), V::Wide::default());
-        sums = group_pair::<F, V, _, G>(t, bytes, 0, sums);
-        sums = group_pair::<F, V, _, G>(t, bytes, 2, sums);
-        sums = group_pair::<F, V, _, G>(t, bytes, 4, sums);
-        sums = group_pair::<F, V, _, G>(t, bytes, 6, sums);
+        sums = group_pair::<F, V, P, G>(t, bytes, 0, sums);
+        sums = group_pair::<F, V, P, G>(t, bytes, 2, sums);
+        sums = group_pair::<F, V, P, G>(t, bytes, 4, sums);
+        sums = group_pair::<F, V, P, G>(t, bytes, 6, sums);
         let sum = V::wide_add(sums.0, sums.1);
         acc = V::reduce(V::wide_add(sum, acc.mul_wide(t.step())));
     }
@@ -779,19 +779,29 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
         match Self::key_table(p) {
             // A long update as a whole message with a key (`LOCAL_TABLE_FROM`).
             Some(k) if V::LOCAL_TABLE && data.len() >= LOCAL_TABLE_FROM * V::W * F::BLOCK => {
-                self.absorb_unrolled(&local_table::<V, _>(&k), data)
+                self.absorb::<_, true>(&local_table::<V, _>(&k), data)
             }
-            Some(k) => self.absorb(&k, data),
+            Some(k) => self.absorb::<_, false>(&k, data),
             None => {
                 let t = self.take_table(p);
-                self.absorb(&*t, data);
+                self.absorb::<_, false>(&*t, data);
                 self.table = Some(t);
             }
         }
     }
 
+    /// Whole groups from `data` (after completing the held ones), the rest held; with
+    /// `UNROLLED`, each group's loop unrolled by hand (for long updates from a copy of the
+    /// key's table, as a whole message's: `LOCAL_TABLE_FROM`). Zen 4, IFMA, min TSC cycles
+    /// per message, 3 alternating runs, before -> after: Poly1305 64 KiB in one update
+    /// 9386-9438 -> 8710-9230 (8554-8580 with a key), 1 MiB in 64 KiB updates
+    /// 148824-150696 -> 140894-141284, in 32 KiB updates 149812-151060 -> 143650-143936;
+    /// polyHash1271 1 MiB in one update 161902 -> 150332; 4 KiB updates unchanged. (Either
+    /// alone lost: the copy with the rolled loop, Poly1305 64 KiB 9386-9412 -> 9542-9568;
+    /// the unrolled loop on the key's table, whose powers are loaded at each use,
+    /// 10608-10816 -> 12454-12766.)
     #[inline(always)]
-    fn absorb<P: GroupPowers<V>>(&mut self, t: &P, data: &[u8]) {
+    fn absorb<P: GroupPowers<V>, const UNROLLED: bool>(&mut self, t: &P, data: &[u8]) {
         let end = end_of(data);
         let mut acc = self.acc();
         let started = &mut self.started;
@@ -801,33 +811,11 @@ impl<F: PrimeField, V: Lanes<F>> PolyStream<F, V> {
             #[inline(always)]
             |groups| {
                 // `acc` is zero before the first group: its product adds nothing.
-                acc = exact_groups::<F, V, P>(acc, t, groups, end);
-                *started = true;
-            },
-        );
-        acc.to_words(&mut self.acc[..V::WORDS]);
-    }
-
-    /// [`absorb`](Self::absorb) from a copy of the key's table with each group's loop
-    /// unrolled, as a whole message's (`LOCAL_TABLE_FROM`): for updates of at least 256
-    /// vector blocks. Zen 4, IFMA, min TSC cycles per message, 3 alternating runs, before ->
-    /// after: Poly1305 64 KiB in one update 9386-9438 -> 8710-9230 (8554-8580 with a key),
-    /// 1 MiB in 64 KiB updates 148824-150696 -> 140894-141284, in 32 KiB updates
-    /// 149812-151060 -> 143650-143936; polyHash1271 1 MiB in one update 161902 -> 150332;
-    /// 4 KiB updates unchanged. (Either alone lost: the copy with the rolled loop, Poly1305
-    /// 64 KiB 9386-9412 -> 9542-9568; the unrolled loop on the key's table, whose powers are
-    /// loaded at each use, 10608-10816 -> 12454-12766.)
-    #[inline(always)]
-    fn absorb_unrolled(&mut self, t: &ExactPowers<V>, data: &[u8]) {
-        let end = end_of(data);
-        let mut acc = self.acc();
-        let started = &mut self.started;
-        self.held.feed_runs(
-            Self::GROUP_BYTES,
-            data,
-            #[inline(always)]
-            |groups| {
-                acc = exact_groups_unrolled::<F, V>(acc, t, groups, end);
+                acc = if UNROLLED {
+                    exact_groups_unrolled::<F, V, P>(acc, t, groups, end)
+                } else {
+                    exact_groups::<F, V, P>(acc, t, groups, end)
+                };
                 *started = true;
             },
         );
