@@ -846,7 +846,7 @@ impl<'k> Hasher<'k> {
     fn absorb_binary(&mut self, data: &[u8]) {
         if let State::Head(head) = &mut self.state {
             if head.0.len() + data.len() <= BINARY_HOLD_BYTES {
-                return crate::construct::extend_wiping(&mut head.0, data);
+                return crate::construct::hold_wiping(&mut head.0, data, BINARY_HOLD_BYTES);
             }
             self.leave_head();
         }

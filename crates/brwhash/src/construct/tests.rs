@@ -159,6 +159,39 @@ fn extend_wiping_keeps_the_bytes() {
     assert!(v.is_empty());
 }
 
+/// `hold_wiping` keeps the bytes; its first piece reserves `HOLD_ROOM` bytes (up to the
+/// limit), or the whole limit from a piece that long, so that short pieces do not regrow.
+#[test]
+fn hold_wiping_reserves_once() {
+    use super::{hold_wiping, HOLD_ROOM};
+    for (limit, first) in [(2048, 16), (2048, HOLD_ROOM), (512, 1), (8192, 5000)] {
+        let mut v = Vec::new();
+        let mut expected = message(first, 3);
+        hold_wiping(&mut v, &expected, limit);
+        let room = if first >= HOLD_ROOM {
+            limit
+        } else {
+            HOLD_ROOM.min(limit)
+        };
+        assert_eq!(v.capacity(), room, "limit {limit}, first piece {first}");
+        // Short pieces up to the room: no reallocation.
+        while expected.len() + 16 <= room {
+            let piece = message(16, expected.len() as u8);
+            hold_wiping(&mut v, &piece, limit);
+            expected.extend_from_slice(&piece);
+            assert_eq!(v.capacity(), room);
+        }
+        // Up to the limit: the bytes kept across growth.
+        while expected.len() + 100 <= limit {
+            let piece = message(100, expected.len() as u8);
+            hold_wiping(&mut v, &piece, limit);
+            expected.extend_from_slice(&piece);
+        }
+        assert_eq!(v, expected);
+        wipe_vec(&mut v);
+    }
+}
+
 /// Squarings computed between chunks or when read are the key's: in any order of `step`
 /// and reads, from x alone or from x, x^2, x^4, and for every `fill_squares` count.
 #[test]
