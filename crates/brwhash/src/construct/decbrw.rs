@@ -178,24 +178,19 @@ fn weights_for<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(p: &T, j: 
     // 1). x^2 folds x * (x * sum + L) = x^2 sum + x L into the lane product.
     // The 1 + lg W factors are multiplied as a tree, not a chain: 8-decBRWHash1305 with a
     // key spent 13% of its time at 4 KiB in the chain of three products.
-    let mut x2 = V::splat(p.square(1));
-    let weights = match w {
+    let x2 = V::splat(p.square(1));
+    match w {
         1 => x2,
         2 => x2.mul(lane_factor::<F, V, T>(p, j, 0)),
         4 => x2
             .mul(lane_factor::<F, V, T>(p, j, 0))
             .mul(lane_factor::<F, V, T>(p, j, 1)),
         _ => {
-            let mut low = x2.mul(lane_factor::<F, V, T>(p, j, 0));
-            let mut high = lane_factor::<F, V, T>(p, j, 1).mul(lane_factor::<F, V, T>(p, j, 2));
-            let weights = low.mul(high);
-            low.zeroize();
-            high.zeroize();
-            weights
+            let low = x2.mul(lane_factor::<F, V, T>(p, j, 0));
+            let high = lane_factor::<F, V, T>(p, j, 1).mul(lane_factor::<F, V, T>(p, j, 2));
+            low.mul(high)
         }
-    };
-    x2.zeroize();
-    weights
+    }
 }
 
 /// Most entries of a [`WeightTable`]: streams of up to 2^12 blocks (8-decBRWHash1305
@@ -440,49 +435,40 @@ pub(crate) fn dec_flat<F: PrimeField, V: Halves<F>>(
         return None;
     }
     let q = blocks.div_ceil(c);
+    // The operands, products and weights here are vector values, not wiped: a wipe of a
+    // vector local keeps it in memory (its value stored, then zeros), and the register
+    // allocator's spills are beyond any wipe. Zen 4 (a zmm store takes the store port two
+    // cycles), min TSC cycles per message with a key, 20 messages back to back, wiped ->
+    // not: 8-decBRWHash1305 512 B 169 -> 127, 768 B 203 -> 160, 1 KiB 237 -> 191;
+    // 8-decBRWHash1271 512 B 207 -> 170, 768 B 222 -> 183; 4-decBRWHash unchanged.
     let sum = if c == 4 {
-        let mut f = flat_parts::<F, V::Half>(p, msg, q);
+        let f = flat_parts::<F, V::Half>(p, msg, q);
         let (a, b) = (V::join(f.p0[0], f.p1[0]), V::join(f.p0[1], f.p1[1]));
-        let mut firsts = V::reduce(a.mul_acc(b, V::join(f.p0[2], f.p1[2]).widen()));
+        let firsts = V::reduce(a.mul_acc(b, V::join(f.p0[2], f.p1[2]).widen()));
         let mut w = lane_weights::<F, V::Half, Powers<F>>(p, blocks as u64);
         if let Some(s8) = f.s8 {
             w = s8.mul(w);
         }
         let one = V::Half::splat(F::from_u64(1));
-        let mut g = V::join(w, w).mul(V::join(f.s4, one));
-        let mut weighted = firsts.mul(g);
-        let sum = weighted.sum_lanes();
-        f.zeroize();
-        firsts.zeroize();
-        w.zeroize();
-        g.zeroize();
-        weighted.zeroize();
-        sum
+        let g = V::join(w, w).mul(V::join(f.s4, one));
+        firsts.mul(g).sum_lanes()
     } else {
-        let mut f = flat_parts::<F, V>(p, msg, q);
-        let mut p0 = V::reduce(f.p0[0].mul_acc(f.p0[1], f.p0[2].widen()));
+        let f = flat_parts::<F, V>(p, msg, q);
+        let p0 = V::reduce(f.p0[0].mul_acc(f.p0[1], f.p0[2].widen()));
         let mut w = lane_weights::<F, V, Powers<F>>(p, blocks as u64);
         if let Some(s8) = f.s8 {
             w = s8.mul(w);
         }
-        let mut g = f.s4.mul(w);
+        let g = f.s4.mul(w);
         // (No P_1 at q = 4: two products fewer, which a whole chunk per stream missed, 512
         // B of 8-decBRWHash1305 86 -> 91 TSC cycles against the stack algorithm.)
-        let mut weighted = if q > 4 {
-            let mut p1 = V::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
-            let acc = p1.mul_wide(w);
-            p1.zeroize();
-            V::reduce(p0.mul_acc(g, acc))
+        let weighted = if q > 4 {
+            let p1 = V::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
+            V::reduce(p0.mul_acc(g, p1.mul_wide(w)))
         } else {
             p0.mul(g)
         };
-        let sum = weighted.sum_lanes();
-        f.zeroize();
-        p0.zeroize();
-        w.zeroize();
-        g.zeroize();
-        weighted.zeroize();
-        sum
+        weighted.sum_lanes()
     };
     Some(sum.add(p.square(0).mul(F::from_u64((n as u64).wrapping_mul(8)))))
 }
@@ -494,20 +480,6 @@ struct Flat<H> {
     p1: [H; 3],
     s4: H,
     s8: Option<H>,
-}
-
-impl<H: Zeroize> Zeroize for Flat<H> {
-    #[inline(always)]
-    fn zeroize(&mut self) {
-        // (Loops, not closures: everything here inlines into SIMD entry points.)
-        for v in self.p0.iter_mut().chain(&mut self.p1) {
-            v.zeroize();
-        }
-        self.s4.zeroize();
-        if let Some(v) = &mut self.s8 {
-            v.zeroize();
-        }
-    }
 }
 
 /// [`Flat`] of `msg`, q = 4 ..= 8 blocks per stream of W = `H::W` streams.
@@ -630,18 +602,16 @@ const fn early_weights<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>() 
     T::EAGER && V::FAST_PERMUTES && V::W >= 8
 }
 
-/// [`combine_lanes`] with its lane weights given (wiped here).
+/// [`combine_lanes`] with its lane weights given. (Vector values, not wiped: see
+/// [`dec_flat`].)
 #[inline(always)]
 fn combine_weighted<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
     p: &T,
     values: V,
-    mut weights: V,
+    weights: V,
     length: F,
 ) -> F {
-    let mut weighted = values.mul(weights);
-    let sum = weighted.sum_lanes();
-    weights.zeroize();
-    weighted.zeroize();
+    let sum = values.mul(weights).sum_lanes();
     sum.add(p.square(0).mul(length))
 }
 
@@ -685,21 +655,19 @@ fn combine_scalar_weights<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>
     ))
 }
 
-/// [`combine_lanes`] for a message of `n` bytes, the stream values wiped after.
+/// [`combine_lanes`] for a message of `n` bytes.
 #[inline(always)]
 fn combine_message<F: PrimeField, V: Lanes<F>, T: KeySquares<F> + ?Sized>(
     p: &T,
-    mut values: V,
+    values: V,
     n: u64,
 ) -> F {
-    let v = combine_lanes(
+    combine_lanes(
         p,
         values,
         n.div_ceil(F::BLOCK as u64),
         F::from_u64(n.wrapping_mul(8)),
-    );
-    values.zeroize();
-    v
+    )
 }
 
 /// Squarings x^(2^j) that c-decBRWHash of `len` bytes reads: the stream BRWs (q blocks each)
@@ -1202,10 +1170,8 @@ impl<F: PrimeField, V: Lanes<F>> DecLanes<F, V> {
             v
         } else if early_weights::<F, V, T>() {
             let weights = lane_weights::<F, V, T>(p, n.div_ceil(F::BLOCK as u64));
-            let mut values = Self::whole_values(&mut brw, p, msg);
-            let v = combine_weighted(p, values, weights, F::from_u64(n.wrapping_mul(8)));
-            values.zeroize();
-            v
+            let values = Self::whole_values(&mut brw, p, msg);
+            combine_weighted(p, values, weights, F::from_u64(n.wrapping_mul(8)))
         } else {
             combine_message(p, Self::whole_values(&mut brw, p, msg), n)
         };
@@ -1841,10 +1807,8 @@ impl<F: PrimeField, V: Halves<F>> DecPeriods<F, V> {
                 weighted.zeroize();
                 return sum.add(p.square(0).mul(length));
             }
-            let mut values = Self::whole_values(p, msg);
-            let v = combine_weighted(p, values, weights, length);
-            values.zeroize();
-            return v;
+            let values = Self::whole_values(p, msg);
+            return combine_weighted(p, values, weights, length);
         }
         combine_message(p, Self::whole_values(p, msg), n)
     }
