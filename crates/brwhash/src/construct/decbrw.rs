@@ -417,7 +417,7 @@ pub(crate) const fn dec_flat_takes<F: PrimeField>(c: usize, len: usize) -> bool 
 /// P_i are products of blocks, the weights products beside them, and the weighted sum one
 /// product more: two deep (three at q = 8), where the stack algorithm is a chain of two
 /// or three products and the weight after them. For c = 4, lanes 0-3 hold P_0 and lanes
-/// 4-7 P_1, one 8-lane product each. (At most two blocks per stream are linear in the
+/// 4-7 P_1, one 8-lane product each (where zmm runs at full width; in halves, 4 lanes). (At most two blocks per stream are linear in the
 /// blocks alone: `dec_linear_lanes`.) `None` for other lengths and c. TSC cycles per
 /// message with a key, IFMA, stack -> flat: 4-decBRWHash1305 200 B 119 -> 111, 256 B 94 ->
 /// 86, 512 B 123 -> 109; 4-decBRWHash1271 240 B 93 -> 84, 480 B 124 -> 106;
@@ -441,7 +441,7 @@ pub(crate) fn dec_flat<F: PrimeField, V: Halves<F>>(
     // cycles), min TSC cycles per message with a key, 20 messages back to back, wiped ->
     // not: 8-decBRWHash1305 512 B 169 -> 127, 768 B 203 -> 160, 1 KiB 237 -> 191;
     // 8-decBRWHash1271 512 B 207 -> 170, 768 B 222 -> 183; 4-decBRWHash unchanged.
-    let sum = if c == 4 {
+    let sum = if c == 4 && !crate::backend::zmm_in_halves() {
         let f = flat_parts::<F, V::Half>(p, msg, q);
         let (a, b) = (V::join(f.p0[0], f.p1[0]), V::join(f.p0[1], f.p1[1]));
         let firsts = V::reduce(a.mul_acc(b, V::join(f.p0[2], f.p1[2]).widen()));
@@ -452,30 +452,50 @@ pub(crate) fn dec_flat<F: PrimeField, V: Halves<F>>(
         let one = V::Half::splat(F::from_u64(1));
         let g = V::join(w, w).mul(V::join(f.s4, one));
         firsts.mul(g).sum_lanes()
+    } else if c == 4 {
+        // Where zmm runs in halves (Zen 4) an 8-lane product costs two 4-lane ones, and
+        // the joined products above multiply zeros at q = 4 (and M_5 by nothing at q = 5)
+        // and ones in half of g: 4 lanes, as c = 8 runs on 8. Zen 4, min TSC cycles per
+        // message with a key, 20 back to back, 5 alternating runs, joined -> 4 lanes:
+        // 4-decBRWHash1305 200 B 140 -> 116, 256 B 125 -> 99, 320 B 129 -> 103, 400 B 157
+        // -> 140, 512 B 161 -> 146; 4-decBRWHash1271 200 B 137 -> 108, 300 B 127 -> 105,
+        // 400 B 150 -> 146, 450 B 170 -> 153.
+        flat_weighted::<F, V::Half>(p, msg, q, blocks)
     } else {
-        let f = flat_parts::<F, V>(p, msg, q);
-        let p0 = V::reduce(f.p0[0].mul_acc(f.p0[1], f.p0[2].widen()));
-        let mut w = lane_weights::<F, V, Powers<F>>(p, blocks as u64);
-        if let Some(s8) = f.s8 {
-            w = s8.mul(w);
-        }
-        let g = f.s4.mul(w);
-        // (No P_1 at q = 4: two products fewer, which a whole chunk per stream missed, 512
-        // B of 8-decBRWHash1305 86 -> 91 TSC cycles against the stack algorithm.)
-        // At q = 5, P_1 = M_5 needs no product (TSC cycles per message with a key, 20 back
-        // to back, Zen 4, 0 * 0 + M_5 -> M_5: 8-decBRWHash1305 520 B 165 -> 143, 640 B 159
-        // -> 133; 8-decBRWHash1271 520 B 183 -> 146, 600 B 165 -> 137).
-        let weighted = match q {
-            4 => p0.mul(g),
-            5 => V::reduce(p0.mul_acc(g, f.p1[2].mul_wide(w))),
-            _ => {
-                let p1 = V::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
-                V::reduce(p0.mul_acc(g, p1.mul_wide(w)))
-            }
-        };
-        weighted.sum_lanes()
+        flat_weighted::<F, V>(p, msg, q, blocks)
     };
     Some(sum.add(p.square(0).mul(F::from_u64((n as u64).wrapping_mul(8)))))
+}
+
+/// [`dec_flat`] with one stream per lane of `H` (W = c): the lanes' weighted sum.
+#[inline(always)]
+fn flat_weighted<F: PrimeField, H: Lanes<F>>(
+    p: &Powers<F>,
+    msg: &[u8],
+    q: usize,
+    blocks: usize,
+) -> F {
+    let f = flat_parts::<F, H>(p, msg, q);
+    let p0 = H::reduce(f.p0[0].mul_acc(f.p0[1], f.p0[2].widen()));
+    let mut w = lane_weights::<F, H, Powers<F>>(p, blocks as u64);
+    if let Some(s8) = f.s8 {
+        w = s8.mul(w);
+    }
+    let g = f.s4.mul(w);
+    // (No P_1 at q = 4: two products fewer, which a whole chunk per stream missed, 512
+    // B of 8-decBRWHash1305 86 -> 91 TSC cycles against the stack algorithm.)
+    // At q = 5, P_1 = M_5 needs no product (TSC cycles per message with a key, 20 back
+    // to back, Zen 4, 0 * 0 + M_5 -> M_5: 8-decBRWHash1305 520 B 165 -> 143, 640 B 159
+    // -> 133; 8-decBRWHash1271 520 B 183 -> 146, 600 B 165 -> 137).
+    let weighted = match q {
+        4 => p0.mul(g),
+        5 => H::reduce(p0.mul_acc(g, f.p1[2].mul_wide(w))),
+        _ => {
+            let p1 = H::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
+            H::reduce(p0.mul_acc(g, p1.mul_wide(w)))
+        }
+    };
+    weighted.sum_lanes()
 }
 
 /// The operands of [`dec_flat`] in the lanes of `H` (lane j = stream j): P_i = a b + c from
