@@ -938,7 +938,7 @@ impl<F: SimdPrime> SimdState<F> {
         }
     }
 
-    /// c-decBRWHash (c = 4 or 8) of a message of 4 ..= 8 blocks per stream with a key's
+    /// c-decBRWHash (c = 4 or 8) of a message of 3 ..= 8 blocks per stream with a key's
     /// powers, flat on 8 lanes (`construct::dec_flat`), on `backend` (`None` for other
     /// lengths, or a backend without that code).
     #[inline]

@@ -387,13 +387,18 @@ pub(crate) fn dec_linear_lanes<F: PrimeField, V: Halves<F>>(
     )
 }
 
-/// Blocks per stream (q) of the c-decBRWHash messages that [`dec_flat`] takes: 4 ..= 8. At
-/// q = 3 the stack algorithm is as fast (TSC cycles per message with a key, IFMA, stack vs
-/// flat: 4-decBRWHash1305 192 B 72 vs 82; 4-decBRWHash1271 150 B 94 vs 96, 180 B 70 vs 73;
-/// 8-decBRWHash1271 300 B 101 vs 99, 360 B 74 vs 81).
+/// Blocks per stream (q) of the c-decBRWHash messages that [`dec_flat`] takes: 3 ..= 8.
+/// q = 3 (P_0 times the weight) was left to the stack algorithm while the flat values were
+/// wiped (TSC cycles per message with a key, IFMA, stack vs flat: 4-decBRWHash1305 192 B 72
+/// vs 82; 4-decBRWHash1271 150 B 94 vs 96, 180 B 70 vs 73; 8-decBRWHash1271 300 B 101 vs 99,
+/// 360 B 74 vs 81); without the wipes, Zen 4, min TSC cycles per message with a key, 20 back
+/// to back, 5 alternating runs, stack -> flat: 8-decBRWHash1305 272 B 146 -> 124, 320 B 142
+/// -> 108, 384 B 142 -> 100; 8-decBRWHash1271 255 B 148 -> 126, 360 B 139 -> 111;
+/// 4-decBRWHash1305 (4 lanes there) 144 B 112 -> 104, 192 B 95 -> 85; 4-decBRWHash1271 150 B
+/// 114 -> 103, 180 B 94 -> 87. (Not measured since where zmm runs at full width.)
 #[inline(always)]
 const fn flat_q(q: usize) -> bool {
-    4 <= q && q <= 8
+    3 <= q && q <= 8
 }
 
 /// Whether [`dec_flat`] takes a c-decBRWHash message of `len` bytes (the callers ask first:
@@ -409,7 +414,7 @@ pub(crate) const fn dec_flat_takes<F: PrimeField>(c: usize, len: usize) -> bool 
         && !(c == 8 && F::BLOCK == 15 && whole_chunks)
 }
 
-/// c-decBRWHash (c = 4 or 8) of a message of q = 4 ..= 8 blocks per stream with a key, flat
+/// c-decBRWHash (c = 4 or 8) of a message of q = 3 ..= 8 blocks per stream with a key, flat
 /// on the 8 lanes of `V`: a stream's BRW times its lane weight w is linear in its
 /// first-level values P_0 = (x + M_1)(x^2 + M_2) + M_3 and P_1 = BRW(M_5 .. M_min(q, 7)),
 /// each times the factors x^(2^e) + M_(2^e) above it: Q w = P_0 (x^4 + M_4) w' + P_1 w',
@@ -481,14 +486,15 @@ fn flat_weighted<F: PrimeField, H: Lanes<F>>(
     if let Some(s8) = f.s8 {
         w = s8.mul(w);
     }
-    let g = f.s4.mul(w);
+    // (At q = 3 the stream is P_0 alone.)
+    let g = if q == 3 { w } else { f.s4.mul(w) };
     // (No P_1 at q = 4: two products fewer, which a whole chunk per stream missed, 512
     // B of 8-decBRWHash1305 86 -> 91 TSC cycles against the stack algorithm.)
     // At q = 5, P_1 = M_5 needs no product (TSC cycles per message with a key, 20 back
     // to back, Zen 4, 0 * 0 + M_5 -> M_5: 8-decBRWHash1305 520 B 165 -> 143, 640 B 159
     // -> 133; 8-decBRWHash1271 520 B 183 -> 146, 600 B 165 -> 137).
     let weighted = match q {
-        4 => p0.mul(g),
+        3 | 4 => p0.mul(g),
         5 => H::reduce(p0.mul_acc(g, f.p1[2].mul_wide(w))),
         _ => {
             let p1 = H::reduce(f.p1[0].mul_acc(f.p1[1], f.p1[2].widen()));
@@ -507,7 +513,7 @@ struct Flat<H> {
     s8: Option<H>,
 }
 
-/// [`Flat`] of `msg`, q = 4 ..= 8 blocks per stream of W = `H::W` streams.
+/// [`Flat`] of `msg`, q = 3 ..= 8 blocks per stream of W = `H::W` streams.
 #[inline(always)]
 fn flat_parts<F: PrimeField, H: Lanes<F>>(p: &Powers<F>, msg: &[u8], q: usize) -> Flat<H> {
     const { assert!(H::W <= 8) };
@@ -540,7 +546,11 @@ fn flat_parts<F: PrimeField, H: Lanes<F>>(p: &Powers<F>, msg: &[u8], q: usize) -
     let f = Flat {
         p0: [h(x).add_block(m[0]), h(x2).add_block(m[1]), m[2]],
         p1,
-        s4: h(p.square(2)).add_block(m[3]),
+        s4: if q > 3 {
+            h(p.square(2)).add_block(m[3])
+        } else {
+            h(F::from_u64(1))
+        },
         s8: if q == 8 {
             Some(h(p.square(3)).add_block(m[7]))
         } else {

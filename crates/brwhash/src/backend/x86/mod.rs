@@ -421,7 +421,7 @@ pub(crate) fn dec_linear_ifma8<F: X86Lanes>(
     crate::construct::dec_linear_lanes::<F, F::I8>(t, x, c, msg)
 }
 
-/// c-decBRWHash of 4 ..= 8 blocks per stream with a key's powers, flat on 8 IFMA lanes
+/// c-decBRWHash of 3 ..= 8 blocks per stream with a key's powers, flat on 8 IFMA lanes
 /// (`construct::dec_flat`).
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512ifma,avx512vbmi")]
 pub(crate) fn dec_flat_ifma8<F: X86Lanes>(p: &Powers<F>, c: usize, msg: &[u8]) -> Option<F> {
