@@ -976,13 +976,14 @@ fn short_brw<F: BinaryField, const N: usize>(p: &BinPowers<F>, msg: &[u8], r: us
     }
 }
 
-/// Streaming Hash2L / vecHash2L. Its Horner accumulator and super-block reveal the key (with
-/// the message), so the state is wiped on drop ([`Zeroize`]; copies made by `Clone` too).
-#[derive(Clone)]
-pub(crate) struct BinHasher<F: BinaryField> {
-    blocks: Blocks,
-    sb: [F; ETA],
-    n: usize,
+/// The Horner layer of Hash2L / vecHash2L over super-block values, with the component
+/// counts: all that the lanes' state ([`BinWide`]) keeps beside its lanes (its held bytes
+/// go to the Horner layer as whole super-blocks), and [`BinHasher`]'s part past its current
+/// super-block. (In `BinWide` a whole `BinHasher`, whose super-block array of 31 elements
+/// the lanes never use, was zero-filled, copied into its box and wiped per stream.) Its
+/// accumulator reveals the key (with the message): wiped on drop.
+#[derive(Clone, Default)]
+pub(crate) struct BinOuter<F: BinaryField> {
     /// Horner in x^32 over super-block values, continuing across components.
     horner: Horner<F>,
     /// Bytes of the current component.
@@ -991,25 +992,7 @@ pub(crate) struct BinHasher<F: BinaryField> {
     closed: usize,
 }
 
-impl<F: BinaryField> Default for BinHasher<F> {
-    fn default() -> Self {
-        BinHasher {
-            blocks: Blocks::default(),
-            sb: [F::ZERO; ETA],
-            n: 0,
-            horner: Horner::default(),
-            component_bytes: 0,
-            closed: 0,
-        }
-    }
-}
-
-impl<F: BinaryField> BinHasher<F> {
-    /// Bytes of the current component so far.
-    pub fn component_bytes(&self) -> u64 {
-        self.component_bytes
-    }
-
+impl<F: BinaryField> BinOuter<F> {
     /// Pretend `n` bytes of the current component were absorbed (limit tests).
     #[cfg(test)]
     pub fn set_bytes_for_test(&mut self, n: u64) {
@@ -1021,53 +1004,164 @@ impl<F: BinaryField> BinHasher<F> {
         self.closed + 1
     }
 
-    #[inline(always)]
-    pub fn update(&mut self, p: &BinPowers<F>, data: &[u8]) {
-        self.component_bytes += data.len() as u64;
-        let Self {
-            blocks,
-            sb,
-            n,
-            horner,
-            ..
-        } = self;
-        blocks.feed(
-            F::BYTES,
-            data,
-            #[inline(always)]
-            |b| absorb(p, sb, n, horner, F::from_bytes(b)),
-        );
-    }
-
-    /// One block into the current super-block.
-    #[inline(always)]
-    fn absorb(&mut self, p: &BinPowers<F>, m: F) {
-        absorb(p, &mut self.sb, &mut self.n, &mut self.horner, m)
-    }
-
-    /// Close the current component: its last blocks, then acc = x * acc + L.
+    /// Close the current component, its super-blocks all in the Horner layer:
+    /// acc = x * acc + L.
     #[inline(always)]
     fn close(&mut self, p: &BinPowers<F>) -> F {
-        // The empty component is one all-zero block; a short last block is zero-padded.
-        if !self.blocks.tail().is_empty() || self.component_bytes == 0 {
-            let m = F::from_bytes(self.blocks.tail());
-            self.absorb(p, m);
-        }
-        if self.n > 0 {
-            self.horner
-                .push(p.hg(), brw_short(&p.sq, &self.sb[..self.n]));
-            self.n = 0;
-        }
         // In place (a moved-out copy would stay on the stack); the assignments below
         // overwrite the live state, which later calls read.
         let acc = self.horner.value(p.hg());
         let length = F::from_bytes(&self.component_bytes.wrapping_mul(8).to_le_bytes());
         let acc = p.x().mul(acc).add(length);
         self.horner = Horner::with_acc(acc);
-        self.blocks.zeroize();
         self.component_bytes = 0;
         self.closed += 1;
         acc
+    }
+
+    /// [`close`](Self::close) where every byte of the component went to the Horner layer
+    /// as super-blocks: the empty component is one zero block (BRW value 0).
+    #[inline(always)]
+    fn close_drained(&mut self, p: &BinPowers<F>) -> F {
+        if self.component_bytes == 0 {
+            self.horner.push(p.hg(), F::ZERO);
+        }
+        self.close(p)
+    }
+
+    /// vecHash2L: start the next component (the current one drained).
+    #[inline(always)]
+    pub fn next_component(&mut self, p: &BinPowers<F>) {
+        self.close_drained(p);
+    }
+
+    /// Hash2L of a drained state: x * (x * acc + L).
+    #[inline(always)]
+    pub fn finish_hash2l(&mut self, p: &BinPowers<F>) -> F {
+        p.x().mul(self.close_drained(p))
+    }
+
+    /// vecHash2L of a drained state: x * (acc_k + k * x^(8B-8)).
+    #[inline(always)]
+    pub fn finish_vector(&mut self, p: &BinPowers<F>) -> F {
+        let acc = self.close_drained(p);
+        self.vector_end(p, acc)
+    }
+
+    /// x * (acc_k + k * x^(8B-8)), k = number of components (1..=255).
+    #[inline(always)]
+    fn vector_end(&self, p: &BinPowers<F>, acc: F) -> F {
+        p.x().mul(acc.add(F::top_byte(self.closed as u8)))
+    }
+}
+
+/// Wipes the Horner layer and the counts: the state of `BinOuter::default()`.
+impl<F: BinaryField> Zeroize for BinOuter<F> {
+    fn zeroize(&mut self) {
+        #[cfg(test)]
+        super::wipe_log::note();
+        self.horner.zeroize();
+        self.component_bytes = 0;
+        self.closed = 0;
+    }
+}
+
+#[cfg(test)]
+impl<F: BinaryField> BinOuter<F> {
+    pub fn is_wiped(&self) -> bool {
+        let zero = |x: F| {
+            let mut b = [0u8; 32];
+            x.write_bytes(&mut b);
+            b == [0; 32]
+        };
+        self.horner.is_wiped(zero) && self.component_bytes == 0 && self.closed == 0
+    }
+}
+
+impl<F: BinaryField> Drop for BinOuter<F> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+/// Streaming Hash2L / vecHash2L. Its Horner accumulator and super-block reveal the key (with
+/// the message), so the state is wiped on drop ([`Zeroize`]; copies made by `Clone` too).
+#[derive(Clone)]
+pub(crate) struct BinHasher<F: BinaryField> {
+    blocks: Blocks,
+    sb: [F; ETA],
+    n: usize,
+    /// The Horner layer over whole super-blocks and the counts.
+    outer: BinOuter<F>,
+}
+
+impl<F: BinaryField> Default for BinHasher<F> {
+    fn default() -> Self {
+        BinHasher {
+            blocks: Blocks::default(),
+            sb: [F::ZERO; ETA],
+            n: 0,
+            outer: BinOuter::default(),
+        }
+    }
+}
+
+impl<F: BinaryField> BinHasher<F> {
+    /// Bytes of the current component so far.
+    pub fn component_bytes(&self) -> u64 {
+        self.outer.component_bytes
+    }
+
+    /// Pretend `n` bytes of the current component were absorbed (limit tests).
+    #[cfg(test)]
+    pub fn set_bytes_for_test(&mut self, n: u64) {
+        self.outer.set_bytes_for_test(n);
+    }
+
+    /// Number of components, counting the open one.
+    pub fn components(&self) -> usize {
+        self.outer.components()
+    }
+
+    #[inline(always)]
+    pub fn update(&mut self, p: &BinPowers<F>, data: &[u8]) {
+        self.outer.component_bytes += data.len() as u64;
+        let Self {
+            blocks,
+            sb,
+            n,
+            outer,
+        } = self;
+        blocks.feed(
+            F::BYTES,
+            data,
+            #[inline(always)]
+            |b| absorb(p, sb, n, &mut outer.horner, F::from_bytes(b)),
+        );
+    }
+
+    /// One block into the current super-block.
+    #[inline(always)]
+    fn absorb(&mut self, p: &BinPowers<F>, m: F) {
+        absorb(p, &mut self.sb, &mut self.n, &mut self.outer.horner, m)
+    }
+
+    /// Close the current component: its last blocks, then acc = x * acc + L.
+    #[inline(always)]
+    fn close(&mut self, p: &BinPowers<F>) -> F {
+        // The empty component is one all-zero block; a short last block is zero-padded.
+        if !self.blocks.tail().is_empty() || self.outer.component_bytes == 0 {
+            let m = F::from_bytes(self.blocks.tail());
+            self.absorb(p, m);
+        }
+        if self.n > 0 {
+            self.outer
+                .horner
+                .push(p.hg(), brw_short(&p.sq, &self.sb[..self.n]));
+            self.n = 0;
+        }
+        self.blocks.zeroize();
+        self.outer.close(p)
     }
 
     /// vecHash2L: start the next component.
@@ -1087,7 +1181,7 @@ impl<F: BinaryField> BinHasher<F> {
     #[inline(always)]
     pub fn finish_vector(&mut self, p: &BinPowers<F>) -> F {
         let acc = self.close(p);
-        p.x().mul(acc.add(F::top_byte(self.closed as u8)))
+        self.outer.vector_end(p, acc)
     }
 }
 
@@ -1095,14 +1189,17 @@ impl<F: BinaryField> BinHasher<F> {
 /// `BinHasher::default()`.
 impl<F: BinaryField> Zeroize for BinHasher<F> {
     fn zeroize(&mut self) {
-        #[cfg(test)]
-        super::wipe_log::note();
+        self.wipe_blocks();
+        self.outer.zeroize();
+    }
+}
+
+impl<F: BinaryField> BinHasher<F> {
+    /// Wipes what `outer` does not hold: the blocks held and the current super-block.
+    fn wipe_blocks(&mut self) {
         self.blocks.zeroize();
         self.sb.zeroize();
         self.n = 0;
-        self.horner.zeroize();
-        self.component_bytes = 0;
-        self.closed = 0;
     }
 }
 
@@ -1117,15 +1214,14 @@ impl<F: BinaryField> BinHasher<F> {
         self.blocks.0.is_wiped()
             && self.sb.iter().all(|&m| zero(m))
             && self.n == 0
-            && self.horner.is_wiped(zero)
-            && self.component_bytes == 0
-            && self.closed == 0
+            && self.outer.is_wiped()
     }
 }
 
 impl<F: BinaryField> Drop for BinHasher<F> {
     fn drop(&mut self) {
-        self.zeroize();
+        // `outer` wipes itself when it drops.
+        self.wipe_blocks();
     }
 }
 
@@ -1194,7 +1290,7 @@ const MAX_GROUP: usize = 4 * ETA * 32;
 /// lanes are stored as elements), so it can be wiped anywhere.
 #[derive(Clone)]
 pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
-    inner: BinHasher<F>,
+    inner: BinOuter<F>,
     /// Bytes of an incomplete group, not yet given to `inner`.
     held: Tail<MAX_GROUP>,
     /// The lane Horner's accumulators (the first W), when `in_lanes`.
@@ -1208,7 +1304,7 @@ pub(crate) struct BinWide<F: BinaryField, V: BinLanes<F>> {
 impl<F: BinaryField, V: BinLanes<F>> Default for BinWide<F, V> {
     fn default() -> Self {
         BinWide {
-            inner: BinHasher::default(),
+            inner: BinOuter::default(),
             held: Tail::default(),
             lanes: [F::ZERO; 8],
             in_lanes: false,
@@ -1324,7 +1420,7 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// copy of it).
     #[inline(always)]
     fn drain_into(
-        inner: &mut BinHasher<F>,
+        inner: &mut BinOuter<F>,
         held: &[u8],
         lanes: &[F; 8],
         in_lanes: bool,
@@ -1349,6 +1445,24 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     pub fn next_component(&mut self, p: &BinPowers<F>) {
         self.drain(p);
         self.inner.next_component(p)
+    }
+
+    /// The value of a message whose bytes are all held (its only component so far, shorter
+    /// than a group: nothing in the lanes or the Horner layer), as a whole message's: the
+    /// held super-blocks weighted across the lanes ([`weighted_super_blocks`]), not a group
+    /// in the lanes with the lanes past them idle. Hash2L256 streams of 2049 to 3967 bytes
+    /// (past `Hasher`'s hold, short of a group of 3968); `None` otherwise.
+    #[inline(always)]
+    fn finish_whole(&self, p: &BinPowers<F>, vector: bool) -> Option<F> {
+        if self.in_lanes || self.inner.closed > 0 {
+            return None;
+        }
+        let held = self.held.held();
+        Some(if vector {
+            vec_hash2l_wide_one_shot::<F, V>(p, &[held])
+        } else {
+            hash2l_wide_one_shot::<F, V>(p, held)
+        })
     }
 
     /// The value of a message (vecHash2L: of its last component) whose value is in the
@@ -1394,6 +1508,9 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// place, not by value: a move of the state copies its 4 KiB buffer.)
     #[inline(always)]
     pub fn finish(&mut self, p: &BinPowers<F>, vector: bool) -> F {
+        if let Some(v) = self.finish_whole(p, vector) {
+            return v;
+        }
         if let Some(v) = self.finish_weighted(p, vector) {
             return v;
         }
@@ -1410,6 +1527,9 @@ impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     /// 4 KiB copy per `Hasher::finalize`.
     #[inline(always)]
     pub fn finish_copy(&self, p: &BinPowers<F>, vector: bool) -> F {
+        if let Some(v) = self.finish_whole(p, vector) {
+            return v;
+        }
         if let Some(v) = self.finish_weighted(p, vector) {
             return v;
         }

@@ -806,14 +806,18 @@ struct Deferred {
 }
 
 /// Bytes a d-2LHash or d-Hash stream on the lanes holds before it builds its scalar state
-/// (`Deferred`): a message up to this length is hashed whole. Zen 5, `brwhash bench --mode
-/// stream` (one update per message), TSC cycles/byte, the scalar state at once vs holding
-/// 2 KiB: 4-Hash1271 512 B 0.706 vs 0.680, 1 KiB 0.489 vs 0.450, 1280 B 0.447 vs 0.554,
-/// 1536 B 0.426 vs 0.491, 1800 B 0.352 vs 0.260, 2 KiB 0.334 vs 0.407; 4-2LHash1305 1 KiB
-/// 0.566 vs 0.502, 1536 B 0.496 vs 0.414, 2 KiB 0.340 vs 0.287; 3-Hash1305 1 KiB 0.598 vs
-/// 0.474. Past 1 KiB the copy, the wipe and a 2 KiB allocation (past glibc's per-thread
-/// cache) cost 4-Hash1271 more than `Key::hash` saves at most lengths: 1 KiB.
-const TWO_LEVEL_HOLD: usize = 1024;
+/// (`Deferred`): a message up to this length is hashed whole. Below the lanes' start in the
+/// state (`scalar::lanes_from`: 8 super-blocks, 1800 B for 4-Hash1271) the state runs scalar
+/// code where `Key::hash` runs the lanes from 4. Zen 4, timing loop, min TSC cycles of a stream
+/// in one update, holding 1 KiB -> 2 KiB (with a key): 4-Hash1271 1100 B 785 -> 603-608 (380),
+/// 1536 B 920-930 -> 796 (515), 2 KiB 967 -> 853-858 (484), 3 KiB, 4 KiB and 64 KiB within
+/// the noise; in 1 KiB updates 2 KiB 1331-1373 -> 868-894, 3 KiB 1674-1737 -> 1529, 4 KiB
+/// 1945-1997 -> 1794-1799; 4-Hash1305 1100 B 1409 -> 707 (463), 2 KiB 1352 -> 848;
+/// 4-2LHash1271 1100 B 764 -> 593; 3-Hash1271 1536 B 920 -> 790. Holding 4 or 6 KiB gained
+/// nothing more at 3-4 KiB (the copy and wipe of the held bytes cost what the whole
+/// message's code saves). (On Zen 5, before the lanes took whole messages from 4
+/// super-blocks, 2 KiB had lost to 1 KiB from 1280 B.)
+const TWO_LEVEL_HOLD: usize = 2048;
 
 /// Streaming state of a prime-field function: Poly1305 (with the clamped key), polyHash,
 /// BRWHash, t-BRWHash, d-2LHash, d-Hash and c-decBRWHash.
