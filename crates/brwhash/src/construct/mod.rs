@@ -955,7 +955,9 @@ impl<F: SimdPrime> PrimeHasher<F> {
                 #[cfg(target_arch = "x86_64")]
                 if !SimdState::<F>::has_plan(alg, backend) {
                     let lanes = SimdState::<F>::two_level_kernel(alg, backend);
-                    *kind = Kind::Scalar(Box::new(ScalarHasher::with_lanes(alg, lanes)));
+                    *kind = Kind::Scalar(Box::new(
+                        ScalarHasher::with_lanes(alg, lanes).lanes_at_once(),
+                    ));
                     if let Kind::Scalar(s) = kind {
                         if !head.is_empty() {
                             crate::backend::scalar::update(s, p, &head);

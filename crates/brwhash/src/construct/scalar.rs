@@ -968,6 +968,9 @@ pub(crate) struct ScalarHasher<F: PrimeField> {
     d_hash: Option<u8>,
     /// d-2LHash's lanes (`Core::TwoLLanes`), if any.
     lanes: Option<(TwoLevelKernel<F>, usize)>,
+    /// The lanes take the message from its first super-block rather than from
+    /// [`lanes_from`] (`lanes_at_once`).
+    lanes_early: bool,
 }
 
 impl<F: PrimeField> ScalarHasher<F> {
@@ -998,7 +1001,20 @@ impl<F: PrimeField> ScalarHasher<F> {
                 _ => None,
             },
             lanes,
+            lanes_early: false,
         }
+    }
+
+    /// The state of a message known to be long (past a hold that hashes shorter ones
+    /// whole, `construct::TWO_LEVEL_HOLD`): the lanes from its first super-block, where
+    /// [`lanes_from`] keeps them for streams past 8 or 16 super-blocks. Only d = 5 has
+    /// super-blocks long enough for 8 of them to pass the hold (3720 / 3968 bytes): Zen 4,
+    /// timing loop, min TSC cycles of a stream in one update, before -> after (with a key):
+    /// 5-2LHash1305 2100 B 1421-1456 -> 1057-1083 (589), 3 KiB 1837-1907 -> 1551-1577 (737);
+    /// 4 KiB and longer, and d < 5, within the noise.
+    pub fn lanes_at_once(mut self) -> Self {
+        self.lanes_early = true;
+        self
     }
 
     #[inline(always)]
@@ -1014,7 +1030,8 @@ impl<F: PrimeField> ScalarHasher<F> {
         }
         if let (Some(lanes), Core::TwoL(outer, d)) = (self.lanes, &mut self.core) {
             // The lanes go on from the super-blocks so far.
-            if self.n >= lanes_from(*d) * (((1u64 << *d) - 1) * F::BLOCK as u64) {
+            if self.lanes_early || self.n >= lanes_from(*d) * (((1u64 << *d) - 1) * F::BLOCK as u64)
+            {
                 let d = *d;
                 let mut g = Groups::new(p, outer, d, lanes);
                 // The part of a super-block held so far: the lanes' state holds its bytes.
@@ -1078,6 +1095,7 @@ impl<F: PrimeField> Zeroize for ScalarHasher<F> {
     fn zeroize(&mut self) {
         self.held.zeroize();
         self.n = 0;
+        self.lanes_early = false;
         self.core.zeroize();
         if let Core::TwoLLanes(g) = &self.core {
             // (Wiped above.) A new message starts in scalar code.
