@@ -1066,15 +1066,18 @@ impl<F: BinaryField> Zeroize for BinOuter<F> {
     }
 }
 
+/// Whether `x` is zero (the wipe checks of the tests).
+#[cfg(test)]
+fn is_zero<F: BinaryField>(x: F) -> bool {
+    let mut b = [0u8; 32];
+    x.write_bytes(&mut b);
+    b == [0; 32]
+}
+
 #[cfg(test)]
 impl<F: BinaryField> BinOuter<F> {
     pub fn is_wiped(&self) -> bool {
-        let zero = |x: F| {
-            let mut b = [0u8; 32];
-            x.write_bytes(&mut b);
-            b == [0; 32]
-        };
-        self.horner.is_wiped(zero) && self.component_bytes == 0 && self.closed == 0
+        self.horner.is_wiped(is_zero) && self.component_bytes == 0 && self.closed == 0
     }
 }
 
@@ -1206,13 +1209,8 @@ impl<F: BinaryField> BinHasher<F> {
 #[cfg(test)]
 impl<F: BinaryField> BinHasher<F> {
     pub fn is_wiped(&self) -> bool {
-        let zero = |x: F| {
-            let mut b = [0u8; 32];
-            x.write_bytes(&mut b);
-            b == [0; 32]
-        };
         self.blocks.0.is_wiped()
-            && self.sb.iter().all(|&m| zero(m))
+            && self.sb.iter().all(|&m| is_zero(m))
             && self.n == 0
             && self.outer.is_wiped()
     }
@@ -1556,13 +1554,8 @@ impl<F: BinaryField, V: BinLanes<F>> Zeroize for BinWide<F, V> {
 #[cfg(test)]
 impl<F: BinaryField, V: BinLanes<F>> BinWide<F, V> {
     pub fn is_wiped(&self) -> bool {
-        let zero = |x: &F| {
-            let mut b = [0u8; 32];
-            x.write_bytes(&mut b);
-            b == [0; 32]
-        };
         self.held.is_wiped()
-            && self.lanes.iter().all(zero)
+            && self.lanes.iter().all(|&x| is_zero(x))
             && !self.in_lanes
             && self.inner.is_wiped()
     }
