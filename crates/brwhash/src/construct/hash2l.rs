@@ -1041,16 +1041,11 @@ impl<F: BinaryField> BinOuter<F> {
         p.x().mul(self.close_drained(p))
     }
 
-    /// vecHash2L of a drained state: x * (acc_k + k * x^(8B-8)).
+    /// vecHash2L of a drained state: x * (acc_k + k * x^(8B-8)), k = number of components
+    /// (1..=255).
     #[inline(always)]
     pub fn finish_vector(&mut self, p: &BinPowers<F>) -> F {
         let acc = self.close_drained(p);
-        self.vector_end(p, acc)
-    }
-
-    /// x * (acc_k + k * x^(8B-8)), k = number of components (1..=255).
-    #[inline(always)]
-    fn vector_end(&self, p: &BinPowers<F>, acc: F) -> F {
         p.x().mul(acc.add(F::top_byte(self.closed as u8)))
     }
 }
@@ -1149,11 +1144,13 @@ impl<F: BinaryField> BinHasher<F> {
         absorb(p, &mut self.sb, &mut self.n, &mut self.outer.horner, m)
     }
 
-    /// Close the current component: its last blocks, then acc = x * acc + L.
+    /// The current component's last blocks (a short last block zero-padded, the last
+    /// partial super-block BRW-hashed) into the Horner layer, which is then drained as
+    /// [`BinOuter`] takes it. (The empty component's one zero block is `BinOuter`'s: its
+    /// BRW value is 0.)
     #[inline(always)]
-    fn close(&mut self, p: &BinPowers<F>) -> F {
-        // The empty component is one all-zero block; a short last block is zero-padded.
-        if !self.blocks.tail().is_empty() || self.outer.component_bytes == 0 {
+    fn flush(&mut self, p: &BinPowers<F>) {
+        if !self.blocks.tail().is_empty() {
             let m = F::from_bytes(self.blocks.tail());
             self.absorb(p, m);
         }
@@ -1164,27 +1161,28 @@ impl<F: BinaryField> BinHasher<F> {
             self.n = 0;
         }
         self.blocks.zeroize();
-        self.outer.close(p)
     }
 
     /// vecHash2L: start the next component.
     #[inline(always)]
     pub fn next_component(&mut self, p: &BinPowers<F>) {
-        self.close(p);
+        self.flush(p);
+        self.outer.next_component(p);
     }
 
     /// Hash2L: x * (x * acc + L). The state is used up (and wiped when it drops).
     #[inline(always)]
     pub fn finish_hash2l(&mut self, p: &BinPowers<F>) -> F {
-        p.x().mul(self.close(p))
+        self.flush(p);
+        self.outer.finish_hash2l(p)
     }
 
     /// vecHash2L: x * (acc_k + k * x^(8B-8)), k = number of components (1..=255). The state
     /// is used up (and wiped when it drops).
     #[inline(always)]
     pub fn finish_vector(&mut self, p: &BinPowers<F>) -> F {
-        let acc = self.close(p);
-        self.outer.vector_end(p, acc)
+        self.flush(p);
+        self.outer.finish_vector(p)
     }
 }
 
